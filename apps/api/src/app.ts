@@ -1,0 +1,77 @@
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { catalogRoutes } from './modules/catalogs/catalog.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { permissionsRoutes } from './modules/permissions/permissions.routes.ts';
+import { accessPlugin } from './plugins/access.ts';
+import { docsPlugin } from './plugins/docs.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { webPlugin } from './plugins/web.ts';
+import { createServices } from './services.ts';
+
+z.config(z.locales.es());
+
+const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp({ config, database, logger }: BuildOptions) {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-csrf-token"]'] },
+    bodyLimit: config.bodyLimit,
+    genReqId: () => randomUUID(),
+    trustProxy: false,
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const services = createServices(config, database);
+
+  await app.register(errorsPlugin);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+  });
+  await app.register(docsPlugin);
+  await app.register(accessPlugin, { services });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { services });
+      await api.register(authRoutes, { services });
+      await api.register(permissionsRoutes, { services });
+      await api.register(catalogRoutes, { services });
+    },
+    { prefix: '/api' },
+  );
+
+  await app.register(webPlugin, { dist: config.webDist ?? defaultWebDist, csrf: services.csrf });
+
+  return { app, services };
+}

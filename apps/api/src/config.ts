@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const ZEnv = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('127.0.0.1'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must have at least 32 characters').optional(),
+  TOKEN_TTL_MINUTES: z.coerce.number().positive().max(60 * 24 * 30).default(60),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Portal de tickets <no-reply@portal.local>'),
+  REDIS_URL: z.string().optional(),
+  SEED_DEMO: z.enum(['0', '1']).default('1'),
+  ADMIN_PASSWORD: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(256 * 1024),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  sqliteFile: string;
+  jwtSecret: string;
+  tokenTtlMinutes: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  redisUrl: string | undefined;
+  seedDemo: boolean;
+  adminPassword: string | undefined;
+  logLevel: string;
+  webDist: string | undefined;
+  bodyLimit: number;
+}
+
+/** Reads the DESIGN.md configuration table from an environment object. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ZEnv.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    sqliteFile: path.join(dataDir, 'portal.sqlite'),
+    jwtSecret: e.JWT_SECRET ?? persistentSecret(dataDir, 'jwt-secret'),
+    tokenTtlMinutes: e.TOKEN_TTL_MINUTES,
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    redisUrl: e.REDIS_URL || undefined,
+    seedDemo: e.SEED_DEMO === '1',
+    adminPassword: e.ADMIN_PASSWORD || undefined,
+    logLevel: e.LOG_LEVEL,
+    webDist: e.WEB_DIST,
+    bodyLimit: e.BODY_LIMIT_BYTES,
+  };
+}
+
+/** A random secret generated on first start and kept in DATA_DIR, so tokens survive restarts. */
+function persistentSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+  return secret;
+}

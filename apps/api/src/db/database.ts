@@ -1,0 +1,86 @@
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { DB } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** Case-insensitive LIKE for the dialect. */
+  like: 'like' | 'ilike';
+  ping(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  /** SQLite file path, or ':memory:'. */
+  sqliteFile?: string;
+  poolSize?: number;
+}
+
+const TIMESTAMPTZ_OID = 1184;
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+export function createDatabase(options: DatabaseOptions): Database {
+  if (options.databaseUrl) {
+    const types = {
+      getTypeParser(oid: number, format?: 'text' | 'binary') {
+        if (oid === TIMESTAMPTZ_OID) return (v: string) => new Date(v).toISOString();
+        if (oid === INT8_OID || oid === NUMERIC_OID) return (v: string) => Number(v);
+        return pg.types.getTypeParser(oid, format);
+      },
+    };
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      types,
+    });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return wrap(db, 'postgres');
+  }
+
+  const file = options.sqliteFile ?? ':memory:';
+  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return wrap(db, 'sqlite');
+}
+
+function wrap(db: Kysely<DB>, dialect: Dialect): Database {
+  return {
+    db,
+    dialect,
+    like: dialect === 'postgres' ? 'ilike' : 'like',
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    destroy: () => db.destroy(),
+  };
+}
+
+/** Escapes LIKE wildcards so a search matches its text literally. */
+export function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string } | undefined;
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+export function isForeignKeyViolation(error: unknown): boolean {
+  const e = error as { code?: string } | undefined;
+  return e?.code === '23503' || e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+export const nowIso = () => new Date().toISOString();

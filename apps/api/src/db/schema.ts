@@ -1,0 +1,178 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { TicketStage } from '@portal/contract';
+
+/** ISO-8601 text on SQLite, timestamptz on PostgreSQL; always read as an ISO string. */
+type Timestamp = ColumnType<string, string | undefined, string>;
+type Flag = number;
+
+interface NamedCatalogTable {
+  id: Generated<number>;
+  name: string;
+  status_id: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface StatusesTable {
+  id: number;
+  name: string;
+}
+
+export interface RolesTable extends NamedCatalogTable {
+  is_supervisor: Flag;
+}
+
+export type RoutesTable = NamedCatalogTable;
+
+export interface SectionsTable extends NamedCatalogTable {
+  route_id: number;
+}
+
+export interface RoutesPermissionTable {
+  id: Generated<number>;
+  route_id: number;
+  role_id: number;
+  status_id: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SectionsPermissionTable {
+  id: Generated<number>;
+  section_id: number;
+  role_id: number;
+  r: Flag;
+  w: Flag;
+  u: Flag;
+  d: Flag;
+  status_id: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TicketStatusesTable extends NamedCatalogTable {
+  stage: TicketStage;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  name: string;
+  last_name: string;
+  second_last_name: string | null;
+  username: string;
+  email: string;
+  password_hash: string;
+  role_id: number;
+  area_id: number | null;
+  supervisor_id: number | null;
+  branch: string | null;
+  avatar_path: string | null;
+  status_id: number;
+  /** Tokens issued before this instant (unix milliseconds) are refused. */
+  sessions_valid_after: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TicketsTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  area_id: number;
+  project_id: number;
+  category_id: number;
+  priority_type_id: number;
+  difficulty_id: number;
+  status_id: number;
+  created_by: number;
+  user_assigned_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ActivitiesTable {
+  id: Generated<number>;
+  name: string;
+  ticket_id: number;
+  user_id: number;
+  status_id: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  ticket_id: number | null;
+  title: string;
+  message: string;
+  type: 'info' | 'success' | 'warning' | 'error';
+  viewed: ColumnType<Flag, Flag | undefined, Flag>;
+  visible: ColumnType<Flag, Flag | undefined, Flag>;
+  created_at: Timestamp;
+}
+
+export interface PasswordResetCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  expires_at: Timestamp;
+  attempts: ColumnType<number, number | undefined, number>;
+  reset_token_hash: string | null;
+  reset_expires_at: Timestamp | null;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface RevokedTokensTable {
+  jti: string;
+  user_id: number;
+  expires_at: number;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  event: string;
+  user_id: number | null;
+  username: string | null;
+  ip: string | null;
+  detail: string | null;
+  created_at: Timestamp;
+}
+
+export interface DB {
+  statuses: StatusesTable;
+  roles: RolesTable;
+  routes: RoutesTable;
+  sections: SectionsTable;
+  routes_permission: RoutesPermissionTable;
+  sections_permission: SectionsPermissionTable;
+  areas: NamedCatalogTable;
+  categories: NamedCatalogTable;
+  projects: NamedCatalogTable;
+  difficulties: NamedCatalogTable;
+  groups: NamedCatalogTable;
+  priority_types: NamedCatalogTable;
+  ticket_statuses: TicketStatusesTable;
+  users: UsersTable;
+  tickets: TicketsTable;
+  activities: ActivitiesTable;
+  notifications: NotificationsTable;
+  password_reset_codes: PasswordResetCodesTable;
+  revoked_tokens: RevokedTokensTable;
+  audit_log: AuditLogTable;
+}
+
+export type CatalogTableName =
+  | 'areas'
+  | 'categories'
+  | 'projects'
+  | 'difficulties'
+  | 'groups'
+  | 'priority_types'
+  | 'ticket_statuses'
+  | 'roles'
+  | 'routes';
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;

@@ -1,0 +1,148 @@
+import { SECTIONS, type CatalogResourceName } from '@portal/contract';
+import type { DB } from '../../db/schema.ts';
+import type { Access } from '../../plugins/access.ts';
+import { hashPassword } from '../auth/passwords.ts';
+
+type TableName = keyof DB;
+
+/** A `{id, name}` reference shown inside a record, read through a join. */
+export interface Reference {
+  /** Key in the record (`role` → `{ id, name }`). */
+  as: string;
+  /** Column of this table holding the id. */
+  column: string;
+  table: TableName;
+  /** Left join for optional references. */
+  optional?: boolean;
+  /** SQL for the reference's name (default `<as>.name`). */
+  label?: string;
+}
+
+export interface CatalogDefinition {
+  resource: CatalogResourceName;
+  table: TableName;
+  section: (typeof SECTIONS)[keyof typeof SECTIONS];
+  /** Writable columns besides status_id, in the order shown. */
+  columns: string[];
+  references: Reference[];
+  /** Columns searched by `search` (t = this table, or a reference's `as`). */
+  searchColumns: string[];
+  /** Field groups that must be unique together. */
+  unique: string[][];
+  /** Who may fetch the active records as select options. */
+  optionsAccess: Access;
+  /** SQL for an option's label (default `t.name`). */
+  optionLabel?: string;
+  /** Turns validated input into column values (e.g. hashes a password). */
+  prepare?: (input: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /** Extra column values written with every status change. */
+  onStatusChange?: () => Record<string, unknown>;
+  /** Fields the update form may not change. */
+  immutableOnUpdate?: string[];
+}
+
+const simple = (resource: CatalogResourceName, table: TableName, section: CatalogDefinition['section'], extra: string[] = []): CatalogDefinition => ({
+  resource,
+  table,
+  section,
+  columns: ['name', ...extra],
+  references: [],
+  searchColumns: ['t.name'],
+  unique: [['name']],
+  optionsAccess: 'authenticated',
+});
+
+const anyRead = (...sections: CatalogDefinition['section'][]): Access => ({
+  anyOf: sections.map((section) => ({ section, flag: 'r' as const })),
+});
+
+export const catalogDefinitions: CatalogDefinition[] = [
+  simple('areas', 'areas', SECTIONS.areas),
+  simple('categories', 'categories', SECTIONS.categories),
+  simple('projects', 'projects', SECTIONS.projects),
+  simple('difficulties', 'difficulties', SECTIONS.difficulties),
+  simple('groups', 'groups', SECTIONS.groups),
+  simple('priority-types', 'priority_types', SECTIONS.priorityTypes),
+  simple('ticket-statuses', 'ticket_statuses', SECTIONS.ticketStatuses, ['stage']),
+  {
+    ...simple('roles', 'roles', SECTIONS.roles, ['is_supervisor']),
+    optionsAccess: anyRead(SECTIONS.roles, SECTIONS.users, SECTIONS.routesPermission, SECTIONS.sectionsPermission),
+  },
+  {
+    ...simple('routes', 'routes', SECTIONS.routes),
+    optionsAccess: anyRead(SECTIONS.routes, SECTIONS.routesPermission, SECTIONS.sections),
+  },
+  {
+    ...simple('sections', 'sections', SECTIONS.sections, ['route_id']),
+    references: [{ as: 'route', column: 'route_id', table: 'routes' }],
+    searchColumns: ['t.name', 'route.name'],
+    optionsAccess: anyRead(SECTIONS.sections, SECTIONS.sectionsPermission),
+  },
+  {
+    resource: 'routes-permission',
+    table: 'routes_permission',
+    section: SECTIONS.routesPermission,
+    columns: ['route_id', 'role_id'],
+    references: [
+      { as: 'route', column: 'route_id', table: 'routes' },
+      { as: 'role', column: 'role_id', table: 'roles' },
+    ],
+    searchColumns: ['route.name', 'role.name'],
+    unique: [['route_id', 'role_id']],
+    optionsAccess: anyRead(SECTIONS.routesPermission),
+  },
+  {
+    resource: 'sections-permission',
+    table: 'sections_permission',
+    section: SECTIONS.sectionsPermission,
+    columns: ['section_id', 'role_id', 'r', 'w', 'u', 'd'],
+    references: [
+      { as: 'section', column: 'section_id', table: 'sections' },
+      { as: 'role', column: 'role_id', table: 'roles' },
+    ],
+    searchColumns: ['section.name', 'role.name'],
+    unique: [['section_id', 'role_id']],
+    optionsAccess: anyRead(SECTIONS.sectionsPermission),
+    immutableOnUpdate: ['section_id'],
+  },
+  {
+    resource: 'users',
+    table: 'users',
+    section: SECTIONS.users,
+    columns: ['name', 'last_name', 'second_last_name', 'username', 'email', 'role_id', 'area_id', 'supervisor_id', 'branch'],
+    references: [
+      { as: 'role', column: 'role_id', table: 'roles' },
+      { as: 'area', column: 'area_id', table: 'areas', optional: true },
+      {
+        as: 'supervisor',
+        column: 'supervisor_id',
+        table: 'users',
+        optional: true,
+        label: "supervisor.name || ' ' || supervisor.last_name",
+      },
+    ],
+    searchColumns: ['t.name', 't.last_name', 't.second_last_name', 't.username', 't.email'],
+    unique: [['username'], ['email']],
+    optionsAccess: {
+      anyOf: [
+        { section: SECTIONS.users, flag: 'r' },
+        { section: SECTIONS.tickets, flag: 'w' },
+        { section: SECTIONS.generalTickets, flag: 'w' },
+        { section: SECTIONS.workload, flag: 'r' },
+      ],
+    },
+    optionLabel: "t.name || ' ' || t.last_name",
+    // Deactivating (or reactivating) a user ends every session they had.
+    onStatusChange: () => ({ sessions_valid_after: Date.now() }),
+    async prepare(input) {
+      const { password, ...rest } = input;
+      return typeof password === 'string' ? { ...rest, password_hash: await hashPassword(password) } : rest;
+    },
+  },
+];
+
+export const catalogDefinitionOf = (resource: CatalogResourceName): CatalogDefinition => {
+  const def = catalogDefinitions.find((d) => d.resource === resource);
+  if (!def) throw new Error(`Unknown catalog resource ${resource}`);
+  return def;
+};

@@ -1,0 +1,122 @@
+import { recordStatusName, RECORD_STATUS, type TListQuery } from '@portal/contract';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { likePattern, nowIso, type Database } from '../../db/database.ts';
+import type { CatalogDefinition } from './catalog.definitions.ts';
+
+type Row = Record<string, unknown>;
+// The generic catalogue works on tables chosen at run time; each record's shape is checked by its contract schema.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnySelect = SelectQueryBuilder<any, any, any>;
+
+export function createCatalogRepository(database: Database, def: CatalogDefinition) {
+  const db = database.db as unknown as AnyDb;
+
+  const withReferences = (): AnySelect => {
+    let q: AnySelect = db.selectFrom(`${def.table} as t`);
+    for (const ref of def.references) {
+      const [table, key, foreignKey] = [`${ref.table} as ${ref.as}`, `${ref.as}.id`, `t.${ref.column}`];
+      q = ref.optional ? q.leftJoin(table, key, foreignKey) : q.innerJoin(table, key, foreignKey);
+    }
+    return q;
+  };
+
+  const selectRecord = (q: AnySelect): AnySelect =>
+    q.select([
+      't.id',
+      't.status_id',
+      ...def.columns.map((c) => `t.${c}`),
+      ...def.references.map((r) => sql<string>`${sql.raw(r.label ?? `${r.as}.name`)}`.as(`${r.as}__name`)),
+    ]);
+
+  const toRecord = (row: Row): Row => {
+    const record: Row = { ...row, status: { id: row.status_id, name: recordStatusName(Number(row.status_id)) } };
+    for (const ref of def.references) {
+      const id = row[ref.column];
+      record[ref.as] = id == null ? null : { id, name: row[`${ref.as}__name`] };
+      delete record[`${ref.as}__name`];
+    }
+    return record;
+  };
+
+  const searchFilter = (q: AnySelect, search: string): AnySelect => {
+    if (!search) return q;
+    const pattern = likePattern(search);
+    return q.where((eb) =>
+      eb.or(def.searchColumns.map((c) => sql<boolean>`${sql.ref(c)} ${sql.raw(database.like)} ${pattern} escape '\\'`)),
+    );
+  };
+
+  return {
+    async list({ page, per_page, search }: TListQuery) {
+      const filtered = searchFilter(withReferences(), search);
+      const { total } = (await filtered.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow()) as { total: number | string };
+      const rows = await selectRecord(filtered)
+        .orderBy('t.id', 'desc')
+        .limit(per_page)
+        .offset((page - 1) * per_page)
+        .execute();
+      const count = Number(total);
+      return {
+        data: rows.map(toRecord),
+        current_page: page,
+        last_page: Math.max(1, Math.ceil(count / per_page)),
+        per_page,
+        total: count,
+      };
+    },
+
+    async findById(id: number): Promise<Row | undefined> {
+      const row = await selectRecord(withReferences()).where('t.id', '=', id).executeTakeFirst();
+      return row ? toRecord(row) : undefined;
+    },
+
+    async exists(table: string, id: number): Promise<boolean> {
+      return (await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    },
+
+    /** The first unique group whose values another row already holds. */
+    async findConflict(values: Row, exceptId?: number): Promise<string[] | undefined> {
+      for (const group of def.unique) {
+        if (group.some((f) => values[f] === undefined)) continue;
+        let q = db.selectFrom(def.table).select('id');
+        for (const f of group) q = q.where(f, '=', values[f]);
+        if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
+        if (await q.executeTakeFirst()) return group;
+      }
+      return undefined;
+    },
+
+    async insert(values: Row): Promise<number> {
+      const now = nowIso();
+      const row = await db
+        .insertInto(def.table)
+        .values({ ...values, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return Number(row.id);
+    },
+
+    async update(id: number, values: Row): Promise<boolean> {
+      const result = await db
+        .updateTable(def.table)
+        .set({ ...values, updated_at: nowIso() })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    async activeOptions(): Promise<{ id: number; name: string }[]> {
+      const label = def.optionLabel ?? 't.name';
+      const rows = await db
+        .selectFrom(`${def.table} as t`)
+        .select(['t.id', sql<string>`${sql.raw(label)}`.as('name')])
+        .where('t.status_id', '=', RECORD_STATUS.active)
+        .orderBy('name')
+        .execute();
+      return rows.map((r) => ({ id: Number(r.id), name: String(r.name) }));
+    },
+  };
+}
+export type CatalogRepository = ReturnType<typeof createCatalogRepository>;

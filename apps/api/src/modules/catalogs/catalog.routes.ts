@@ -1,0 +1,129 @@
+import {
+  MSG,
+  ZChangeStatusBody,
+  ZDataResponse,
+  ZErrorResponse,
+  ZIdParam,
+  ZListQuery,
+  ZOptionsResponse,
+  ZPage,
+  catalogResources,
+  optionResources,
+  type CatalogResourceName,
+} from '@portal/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Services } from '../../services.ts';
+import { catalogDefinitionOf } from './catalog.definitions.ts';
+
+/**
+ * Records come from a table chosen at run time; the response schema of each
+ * route checks (and strips) their shape, so the static type is not needed here.
+ */
+const checkedByResponseSchema = <T,>(value: T) => value as never;
+
+const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
+
+/** list, show, create, update, change-status and active-records for one resource. */
+function registerResource(
+  app: Parameters<FastifyPluginAsyncZod>[0],
+  services: Services,
+  resource: CatalogResourceName,
+) {
+  const { catalogs } = services;
+  const def = catalogDefinitionOf(resource);
+  const schemas = catalogResources[resource];
+  const access = (flag: 'r' | 'w' | 'u' | 'd') => ({ section: def.section, flag });
+  const tags = [resource];
+  const base = `/${resource}`;
+
+  app.post(
+    base,
+    {
+      config: { access: access('r') },
+      schema: { tags, summary: 'Lista paginada con búsqueda', body: ZListQuery, response: { 200: ZPage(schemas.record), ...errors } },
+    },
+    async (request) => checkedByResponseSchema(await catalogs.list(resource, request.body)),
+  );
+
+  if (optionResources.includes(resource as (typeof optionResources)[number])) {
+    app.get(
+      `${base}/active-records`,
+      {
+        config: { access: def.optionsAccess },
+        schema: { tags, summary: 'Registros activos como opciones { id, name }', response: { 200: ZOptionsResponse, ...errors } },
+      },
+      async () => ({ status: true as const, data: await catalogs.options(resource) }),
+    );
+  }
+
+  app.get(
+    `${base}/:id`,
+    {
+      config: { access: resource === 'users' ? { ...access('r'), unlessSelf: 'id' } : access('r') },
+      schema: { tags, summary: 'Un registro', params: ZIdParam, response: { 200: ZDataResponse(schemas.record), ...errors } },
+    },
+    async (request) => ({
+      status: true as const,
+      message: 'Registro obtenido.',
+      data: checkedByResponseSchema(await catalogs.show(resource, request.params.id)),
+    }),
+  );
+
+  app.post(
+    `${base}/create`,
+    {
+      config: { access: access('w') },
+      schema: { tags, summary: 'Crea un registro', body: schemas.create, response: { 201: ZDataResponse(schemas.record), ...errors } },
+    },
+    async (request, reply) => {
+      const data = await catalogs.create(resource, request.body as Record<string, unknown>);
+      return reply.status(201).send({ status: true as const, message: MSG.created, data: checkedByResponseSchema(data) });
+    },
+  );
+
+  app.put(
+    `${base}/update/:id`,
+    {
+      config: { access: access('u') },
+      schema: {
+        tags,
+        summary: 'Actualiza un registro',
+        params: ZIdParam,
+        body: schemas.update,
+        response: { 200: ZDataResponse(schemas.record), ...errors },
+      },
+    },
+    async (request) => ({
+      status: true as const,
+      message: MSG.updated,
+      data: checkedByResponseSchema(
+        await catalogs.update(resource, request.params.id, request.body as Record<string, unknown>),
+      ),
+    }),
+  );
+
+  app.patch(
+    `${base}/:id/change-status`,
+    {
+      config: { access: access('d') },
+      schema: {
+        tags,
+        summary: 'Activa o desactiva un registro (alterna sin status_id)',
+        params: ZIdParam,
+        body: ZChangeStatusBody,
+        response: { 200: ZDataResponse(schemas.record), ...errors },
+      },
+    },
+    async (request) => ({
+      status: true as const,
+      message: MSG.statusChanged,
+      data: checkedByResponseSchema(await catalogs.changeStatus(resource, request.params.id, request.body.status_id)),
+    }),
+  );
+}
+
+export const catalogRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  for (const resource of Object.keys(catalogResources) as CatalogResourceName[]) {
+    registerResource(app, services, resource);
+  }
+};

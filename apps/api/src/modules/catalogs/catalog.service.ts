@@ -1,0 +1,82 @@
+import { MSG, RECORD_STATUS, type CatalogResourceName, type TListQuery } from '@portal/contract';
+import type { Database } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/database.ts';
+import { notFound, validationFailed, type FieldErrors } from '../../lib/http-error.ts';
+import { catalogDefinitions, type CatalogDefinition } from './catalog.definitions.ts';
+import { createCatalogRepository, type CatalogRepository } from './catalog.repository.ts';
+
+type Values = Record<string, unknown>;
+
+export function createCatalogService(database: Database) {
+  const repositories = new Map<CatalogResourceName, { def: CatalogDefinition; repo: CatalogRepository }>(
+    catalogDefinitions.map((def) => [def.resource, { def, repo: createCatalogRepository(database, def) }]),
+  );
+  const get = (resource: CatalogResourceName) => {
+    const entry = repositories.get(resource);
+    if (!entry) throw new Error(`Unknown catalog resource ${resource}`);
+    return entry;
+  };
+
+  async function checkWrite(def: CatalogDefinition, repo: CatalogRepository, values: Values, exceptId?: number) {
+    const errors: FieldErrors = {};
+    for (const ref of def.references) {
+      const id = values[ref.column];
+      if (typeof id === 'number' && !(await repo.exists(ref.table, id))) errors[ref.column] = [MSG.invalidReference];
+    }
+    const conflict = await repo.findConflict(values, exceptId);
+    if (conflict) for (const field of conflict) errors[field] = [MSG.duplicate];
+    if (Object.keys(errors).length > 0) throw validationFailed(errors);
+  }
+
+  async function write<T>(def: CatalogDefinition, action: () => Promise<T>): Promise<T> {
+    try {
+      return await action();
+    } catch (error) {
+      // Another request took the value between our check and the write.
+      if (isUniqueViolation(error)) throw validationFailed(Object.fromEntries(def.unique.flat().map((f) => [f, [MSG.duplicate]])));
+      throw error;
+    }
+  }
+
+  return {
+    list: (resource: CatalogResourceName, query: TListQuery) => get(resource).repo.list(query),
+
+    async show(resource: CatalogResourceName, id: number) {
+      const record = await get(resource).repo.findById(id);
+      if (!record) throw notFound();
+      return record;
+    },
+
+    async create(resource: CatalogResourceName, input: Values) {
+      const { def, repo } = get(resource);
+      await checkWrite(def, repo, input);
+      const values = def.prepare ? await def.prepare(input) : input;
+      const id = await write(def, () => repo.insert(values));
+      return (await repo.findById(id))!;
+    },
+
+    async update(resource: CatalogResourceName, id: number, input: Values) {
+      const { def, repo } = get(resource);
+      if (!(await repo.findById(id))) throw notFound();
+      const allowed = Object.fromEntries(Object.entries(input).filter(([k]) => !def.immutableOnUpdate?.includes(k)));
+      await checkWrite(def, repo, allowed, id);
+      const values = def.prepare ? await def.prepare(allowed) : allowed;
+      await write(def, () => repo.update(id, values));
+      return (await repo.findById(id))!;
+    },
+
+    /** Sets the given status, or toggles between Activo and Inactivo. */
+    async changeStatus(resource: CatalogResourceName, id: number, statusId?: number) {
+      const { def, repo } = get(resource);
+      const current = await repo.findById(id);
+      if (!current) throw notFound();
+      const next =
+        statusId ?? (current.status_id === RECORD_STATUS.active ? RECORD_STATUS.inactive : RECORD_STATUS.active);
+      await repo.update(id, { status_id: next, ...def.onStatusChange?.() });
+      return (await repo.findById(id))!;
+    },
+
+    options: (resource: CatalogResourceName) => get(resource).repo.activeOptions(),
+  };
+}
+export type CatalogService = ReturnType<typeof createCatalogService>;

@@ -1,0 +1,100 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { createDatabase } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrator.ts';
+import { seedIfEmpty } from '../src/db/seed.ts';
+
+export const dialects = ['sqlite', 'postgres'] as const;
+export type TestDialect = (typeof dialects)[number];
+
+/** Where the test setup creates (and drops) its own databases. */
+const adminUrl = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface TestApp {
+  app: Awaited<ReturnType<typeof buildApp>>['app'];
+  services: Awaited<ReturnType<typeof buildApp>>['services'];
+  config: Config;
+  csrf: string;
+  /** Signs in through the API and returns the bearer token. */
+  login(username: string, password?: string): Promise<string>;
+  /** Sends a JSON request with a bearer token (and the CSRF header on PUT/PATCH). */
+  call(token: string | null, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export const DEMO_PASSWORDS: Record<string, string> = { admin: 'PortalAdmin1' };
+const passwordOf = (username: string) => DEMO_PASSWORDS[username] ?? 'PortalDemo1';
+
+/** A portal on a fresh, migrated and demo-seeded database of the given dialect. */
+export async function createTestApp(dialect: TestDialect, env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-test-'));
+  let databaseUrl: string | undefined;
+  let dbName: string | undefined;
+  if (dialect === 'postgres') {
+    dbName = `portal_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+    await withAdmin((c) => c.query(`create database ${dbName}`));
+    const url = new URL(adminUrl);
+    url.pathname = `/${dbName}`;
+    databaseUrl = url.toString();
+  }
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    JWT_SECRET: 'test-secret-0123456789-0123456789-0123456789',
+    LOG_LEVEL: 'silent',
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  });
+  const database = createDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, poolSize: 4 });
+  await migrateToLatest(database);
+  await seedIfEmpty(database, { demo: true, adminPassword: undefined });
+  const { app, services } = await buildApp({ config, database, logger: false });
+  await app.ready();
+  const csrf = services.csrf.issue();
+
+  const call: TestApp['call'] = (token, method, url, body) =>
+    app.inject({
+      method,
+      url,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(method === 'PUT' || method === 'PATCH' || method === 'DELETE' ? { 'x-csrf-token': csrf } : {}),
+      },
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
+
+  return {
+    app,
+    services,
+    config,
+    csrf,
+    call,
+    async login(username, password = passwordOf(username)) {
+      const res = await call(null, 'POST', '/api/login', { username, password });
+      if (res.statusCode !== 200) throw new Error(`login ${username} failed: ${res.statusCode} ${res.body}`);
+      return res.json().data.token as string;
+    },
+    async close() {
+      await app.close();
+      await database.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+      if (dbName) await withAdmin((c) => c.query(`drop database if exists ${dbName} with (force)`));
+    },
+  };
+}

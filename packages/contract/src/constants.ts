@@ -1,0 +1,44 @@
+export const RECORD_STATUS = { active: 1, inactive: 2 } as const;
+export type RecordStatusId = (typeof RECORD_STATUS)[keyof typeof RECORD_STATUS];
+
+export const recordStatusName = (statusId: number): string =>
+  statusId === RECORD_STATUS.active
+    ? 'Activo'
+    : statusId === RECORD_STATUS.inactive
+      ? 'Inactivo'
+      : 'Desconocido';
+
+/** Where a ticket status stands in a ticket's life (DESIGN.md). */
+export const ticketStages = ['open', 'started', 'closed'] as const;
+export type TicketStage = (typeof ticketStages)[number];
+
+export const permissionFlags = ['r', 'w', 'u', 'd'] as const;
+export type PermissionFlag = (typeof permissionFlags)[number];
+
+/** Section names of every screen (SPEC §2), seeded and enforced by the API. */
+export const SECTIONS = {
+  tickets: 'tickets_main',
+  generalTickets: 'gt_main',
+  currentTickets: 'current_tickets',
+  oldTickets: 'old_tickets',
+  areas: 'ar_main',
+  categories: 'ca_main',
+  projects: 'pro_main',
+  difficulties: 'dif_main',
+  ticketStatuses: 'ts_main',
+  groups: 'gr_main',
+  priorityTypes: 'pt_main',
+  users: 'us_main',
+  roles: 'rol_main',
+  routes: 'ro_main',
+  routesPermission: 'rop_main',
+  sections: 'se_main',
+  sectionsPermission: 'sepe_main',
+  workload: 'wl_main',
+} as const;
+export type SectionName = (typeof SECTIONS)[keyof typeof SECTIONS];
+
+export const PAGE_SIZES = [5, 7, 10, 20, 50] as const;
+export const DEFAULT_PAGE_SIZE = 7;
+export const MAX_PAGE_SIZE = 100;
+export const MIN_PASSWORD_LENGTH = 8;

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { ticketStages } from '../constants.ts';
+import { ZFlag, ZId, ZNamedRef, ZStatusId, ZStatusRef, ZText } from './common.ts';
+import { ZUser, ZUserCreate, ZUserUpdate } from './users.ts';
+
+const ZBaseRecord = z.object({
+  id: z.number(),
+  name: z.string(),
+  status_id: z.number(),
+  status: ZStatusRef,
+});
+
+const nameField = ZText('onlyLetters', { max: 100 });
+const ZSimpleWrite = z.object({ name: nameField, status_id: ZStatusId.default(1) });
+
+const ZTicketStatusWrite = ZSimpleWrite.extend({
+  stage: z.enum(ticketStages, { error: 'La etapa debe ser open, started o closed.' }).default('open'),
+});
+const ZRoleWrite = ZSimpleWrite.extend({ is_supervisor: ZFlag.default(0) });
+const ZRouteWrite = z.object({
+  name: ZText('safeText', { max: 100 }),
+  status_id: ZStatusId.default(1),
+});
+const ZSectionWrite = ZRouteWrite.extend({ route_id: ZId });
+const ZRoutePermissionWrite = z.object({ route_id: ZId, role_id: ZId, status_id: ZStatusId.default(1) });
+const flags = { r: ZFlag.default(0), w: ZFlag.default(0), u: ZFlag.default(0), d: ZFlag.default(0) };
+const ZSectionPermissionCreate = z.object({
+  section_id: ZId,
+  role_id: ZId,
+  ...flags,
+  status_id: ZStatusId.default(1),
+});
+/** The section of a section permission is fixed once created (SPEC §5). */
+const ZSectionPermissionUpdate = ZSectionPermissionCreate.omit({ section_id: true });
+
+const resource = <C extends z.ZodTypeAny, U extends z.ZodTypeAny, R extends z.ZodTypeAny>(def: {
+  create: C;
+  update: U;
+  record: R;
+}) => def;
+
+const simple = resource({ create: ZSimpleWrite, update: ZSimpleWrite, record: ZBaseRecord });
+
+/** Every resource served by the generic list/create/update/change-status API. */
+export const catalogResources = {
+  areas: simple,
+  categories: simple,
+  projects: simple,
+  difficulties: simple,
+  groups: simple,
+  'priority-types': simple,
+  'ticket-statuses': resource({
+    create: ZTicketStatusWrite,
+    update: ZTicketStatusWrite,
+    record: ZBaseRecord.extend({ stage: z.enum(ticketStages) }),
+  }),
+  roles: resource({
+    create: ZRoleWrite,
+    update: ZRoleWrite,
+    record: ZBaseRecord.extend({ is_supervisor: z.number() }),
+  }),
+  routes: resource({ create: ZRouteWrite, update: ZRouteWrite, record: ZBaseRecord }),
+  sections: resource({
+    create: ZSectionWrite,
+    update: ZSectionWrite,
+    record: ZBaseRecord.extend({ route_id: z.number(), route: ZNamedRef }),
+  }),
+  'routes-permission': resource({
+    create: ZRoutePermissionWrite,
+    update: ZRoutePermissionWrite,
+    record: z.object({
+      id: z.number(),
+      route_id: z.number(),
+      route: ZNamedRef,
+      role_id: z.number(),
+      role: ZNamedRef,
+      status_id: z.number(),
+      status: ZStatusRef,
+    }),
+  }),
+  'sections-permission': resource({
+    create: ZSectionPermissionCreate,
+    update: ZSectionPermissionUpdate,
+    record: z.object({
+      id: z.number(),
+      section_id: z.number(),
+      section: ZNamedRef,
+      role_id: z.number(),
+      role: ZNamedRef,
+      r: z.number(),
+      w: z.number(),
+      u: z.number(),
+      d: z.number(),
+      status_id: z.number(),
+      status: ZStatusRef,
+    }),
+  }),
+  users: resource({ create: ZUserCreate, update: ZUserUpdate, record: ZUser }),
+} as const;
+
+export type CatalogResourceName = keyof typeof catalogResources;
+export const catalogResourceNames = Object.keys(catalogResources) as CatalogResourceName[];
+
+export type TCatalogRecord<N extends CatalogResourceName> = z.infer<(typeof catalogResources)[N]['record']>;
+export type TCatalogCreate<N extends CatalogResourceName> = z.input<(typeof catalogResources)[N]['create']>;
+export type TCatalogUpdate<N extends CatalogResourceName> = z.input<(typeof catalogResources)[N]['update']>;
+
+/** Resources whose active records can be fetched as select options. */
+export const optionResources = [
+  'areas',
+  'categories',
+  'projects',
+  'difficulties',
+  'groups',
+  'priority-types',
+  'ticket-statuses',
+  'roles',
+  'routes',
+  'sections',
+  'users',
+] as const satisfies readonly CatalogResourceName[];

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { MAX_PAGE_SIZE, RECORD_STATUS } from '../constants.ts';
+import { MSG } from '../messages.ts';
+import { isClean, sanitizerMessages, type SanitizerType } from '../sanitize.ts';
+
+/** A positive integer id, sent as a number or as a string of digits (SPEC §5). */
+export const ZId = z.union([
+  z.number().int().positive().max(2_147_483_647),
+  z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/, 'Debe ser un identificador válido.')
+    .transform(Number),
+]);
+
+export const ZIdParam = z.object({ id: ZId });
+
+export const ZStatusId = z
+  .union([z.literal(1), z.literal(2), z.literal('1'), z.literal('2')], {
+    error: 'El estado debe ser Activo o Inactivo.',
+  })
+  .transform(Number);
+
+/** A flag of SPEC §3: 1 or '1' (and booleans) mean granted. */
+export const ZFlag = z
+  .union([z.boolean(), z.literal(0), z.literal(1), z.literal('0'), z.literal('1')])
+  .transform((v) => (v === true || v === 1 || v === '1' ? 1 : 0));
+
+/** Text following one of the character rules of SPEC §5, refused (not altered) otherwise. */
+export function ZText(rule: SanitizerType, opts: { min?: number; max: number }) {
+  const min = opts.min ?? 1;
+  return z
+    .string({ error: 'Debe ser texto.' })
+    .trim()
+    .min(min, min === 1 ? MSG.required : `Mínimo ${min} caracteres.`)
+    .max(opts.max, MSG.tooLong(opts.max))
+    .refine((v) => isClean(rule, v), sanitizerMessages[rule]);
+}
+
+export const ZEmail = z
+  .string({ error: 'Debe ser texto.' })
+  .trim()
+  .max(120, MSG.tooLong(120))
+  .refine((v) => !v.startsWith('.') && !v.startsWith('"'), "El correo no puede empezar con '.' o '\"'")
+  .pipe(z.email(MSG.invalidEmail));
+
+export const ZListQuery = z.object({
+  page: z.coerce
+    .number({ error: 'La página debe ser un número.' })
+    .int('La página debe ser un número entero.')
+    .min(1, 'La página debe ser mayor o igual a 1.')
+    .max(1_000_000, 'La página es demasiado grande.')
+    .default(1),
+  per_page: z.coerce
+    .number({ error: 'El tamaño de página debe ser un número.' })
+    .int('El tamaño de página debe ser un número entero.')
+    .min(1, 'El tamaño de página debe ser mayor o igual a 1.')
+    .max(MAX_PAGE_SIZE, `El tamaño de página no puede ser mayor a ${MAX_PAGE_SIZE}.`)
+    .default(7),
+  search: z.string({ error: 'La búsqueda debe ser texto.' }).trim().max(100, MSG.tooLong(100)).default(''),
+});
+export type TListQuery = z.infer<typeof ZListQuery>;
+
+export const ZStatusRef = z.object({ id: z.number(), name: z.string() });
+
+export const ZNamedRef = z.object({ id: z.number(), name: z.string() }).nullable();
+
+export function ZPage<T extends z.ZodTypeAny>(item: T) {
+  return z.object({
+    data: z.array(item),
+    current_page: z.number(),
+    last_page: z.number(),
+    per_page: z.number(),
+    total: z.number(),
+  });
+}
+
+export const ZMessageResponse = z.object({ status: z.boolean(), message: z.string() });
+
+export const ZErrorResponse = z.object({
+  status: z.literal(false),
+  message: z.string(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+  exception: z.string().optional(),
+});
+export type TErrorResponse = z.infer<typeof ZErrorResponse>;
+
+export function ZDataResponse<T extends z.ZodTypeAny>(data: T) {
+  return z.object({ status: z.literal(true), message: z.string(), data });
+}
+
+export const ZOption = z.object({ id: z.number(), name: z.string() });
+export const ZOptionsResponse = z.object({ status: z.literal(true), data: z.array(ZOption) });
+export type TOption = z.infer<typeof ZOption>;
+
+export const ZChangeStatusBody = z
+  .object({ status_id: ZStatusId.optional() })
+  .nullish()
+  .transform((b) => b ?? {});
+
+export const STATUS_OPTIONS = [
+  { id: RECORD_STATUS.active, name: 'Activo' },
+  { id: RECORD_STATUS.inactive, name: 'Inactivo' },
+];
