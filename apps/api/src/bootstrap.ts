@@ -9,6 +9,7 @@ export async function bootstrap(): Promise<{ config: Config; database: Database;
   const config = loadConfig();
   const database = createDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
   await migrateToLatest(database);
-  const seeded = (await seedIfEmpty(database, { demo: config.seedDemo, adminPassword: config.adminPassword })) === 'seeded';
+  const seeded =
+    (await seedIfEmpty(database, { demo: config.seedDemo, adminPassword: config.adminPassword })) === 'seeded';
   return { config, database, seeded };
 }

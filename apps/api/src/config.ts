@@ -13,7 +13,11 @@ const ZEnv = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must have at least 32 characters').optional(),
-  TOKEN_TTL_MINUTES: z.coerce.number().positive().max(60 * 24 * 30).default(60),
+  TOKEN_TTL_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(60 * 24 * 30)
+    .default(60),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Portal de tickets <no-reply@portal.local>'),
   REDIS_URL: z.string().optional(),
@@ -21,7 +25,11 @@ const ZEnv = z.object({
   ADMIN_PASSWORD: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
-  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(256 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(256 * 1024),
 });
 
 export interface Config {

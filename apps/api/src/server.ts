@@ -10,7 +10,9 @@ const address = `http://${config.host}:${config.port}`;
 app.log.info({ database: database.dialect, seeded }, `Portal de tickets listening at ${address}`);
 console.log(`\nPortal de tickets: ${address}`);
 if (config.seedDemo) {
-  console.log(`Demo accounts: admin / ${config.adminPassword ? '(ADMIN_PASSWORD)' : DEMO_ADMIN_PASSWORD}, supervisor / ${DEMO_PASSWORD}, agente / ${DEMO_PASSWORD}\n`);
+  console.log(
+    `Demo accounts: admin / ${config.adminPassword ? '(ADMIN_PASSWORD)' : DEMO_ADMIN_PASSWORD}, supervisor / ${DEMO_PASSWORD}, agente / ${DEMO_PASSWORD}\n`,
+  );
 }
 
 const purge = setInterval(() => void services.revokedTokens.purgeExpired().catch(() => undefined), 60 * 60 * 1000);

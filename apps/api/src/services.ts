@@ -6,6 +6,7 @@ import { createAuthService } from './modules/auth/auth.service.ts';
 import { createRevokedTokensRepository } from './modules/auth/revoked-tokens.repository.ts';
 import { createTokenService } from './modules/auth/tokens.ts';
 import { createCatalogService } from './modules/catalogs/catalog.service.ts';
+import { createNotificationsRepository } from './modules/notifications/notifications.repository.ts';
 import { createPermissionsRepository } from './modules/permissions/permissions.repository.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 
@@ -19,6 +20,7 @@ export function createServices(config: Config, database: Database) {
   const csrf = createCsrf(config.jwtSecret);
   const auth = createAuthService({ users, tokens, revokedTokens, audit });
   const catalogs = createCatalogService(database);
-  return { config, database, audit, users, revokedTokens, tokens, permissions, csrf, auth, catalogs };
+  const notifications = createNotificationsRepository(database);
+  return { config, database, audit, users, revokedTokens, tokens, permissions, csrf, auth, catalogs, notifications };
 }
 export type Services = ReturnType<typeof createServices>;

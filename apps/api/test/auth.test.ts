@@ -104,12 +104,20 @@ describe.each(dialects)('authentication on %s', (dialect) => {
   it('refuses the tokens of a user once deactivated', async () => {
     const admin = await t.login('admin');
     const token = await t.login('mflores');
-    const user = await t.services.database.db.selectFrom('users').select('id').where('username', '=', 'mflores').executeTakeFirstOrThrow();
-    expect((await t.call(admin, 'PATCH', `/api/users/${user.id}/change-status`, { status_id: 2 })).statusCode).toBe(200);
+    const user = await t.services.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', 'mflores')
+      .executeTakeFirstOrThrow();
+    expect((await t.call(admin, 'PATCH', `/api/users/${user.id}/change-status`, { status_id: 2 })).statusCode).toBe(
+      200,
+    );
     expect((await t.call(token, 'POST', '/api/user-permissions', {})).statusCode).toBe(401);
     const relogin = await t.call(null, 'POST', '/api/login', { username: 'mflores', password: 'PortalDemo1' });
     expect(relogin.statusCode).toBe(401);
-    expect((await t.call(admin, 'PATCH', `/api/users/${user.id}/change-status`, { status_id: 1 })).statusCode).toBe(200);
+    expect((await t.call(admin, 'PATCH', `/api/users/${user.id}/change-status`, { status_id: 1 })).statusCode).toBe(
+      200,
+    );
     expect((await t.call(token, 'POST', '/api/user-permissions', {})).statusCode).toBe(401);
   });
 });

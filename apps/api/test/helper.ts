@@ -34,7 +34,12 @@ export interface TestApp {
   /** Signs in through the API and returns the bearer token. */
   login(username: string, password?: string): Promise<string>;
   /** Sends a JSON request with a bearer token (and the CSRF header on PUT/PATCH). */
-  call(token: string | null, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown): Promise<LightMyRequestResponse>;
+  call(
+    token: string | null,
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    body?: unknown,
+  ): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 

@@ -2,11 +2,7 @@ export const RECORD_STATUS = { active: 1, inactive: 2 } as const;
 export type RecordStatusId = (typeof RECORD_STATUS)[keyof typeof RECORD_STATUS];
 
 export const recordStatusName = (statusId: number): string =>
-  statusId === RECORD_STATUS.active
-    ? 'Activo'
-    : statusId === RECORD_STATUS.inactive
-      ? 'Inactivo'
-      : 'Desconocido';
+  statusId === RECORD_STATUS.active ? 'Activo' : statusId === RECORD_STATUS.inactive ? 'Inactivo' : 'Desconocido';
 
 /** Where a ticket status stands in a ticket's life (DESIGN.md). */
 export const ticketStages = ['open', 'started', 'closed'] as const;

@@ -35,9 +35,10 @@ const forbidden = Object.fromEntries(
   sanitizerTypes.map((type) => [type, new RegExp(`[^${allowed[type]}]`, 'g')]),
 ) as Record<SanitizerType, RegExp>;
 
-const whole = Object.fromEntries(
-  sanitizerTypes.map((type) => [type, new RegExp(`^[${allowed[type]}]*$`)]),
-) as Record<SanitizerType, RegExp>;
+const whole = Object.fromEntries(sanitizerTypes.map((type) => [type, new RegExp(`^[${allowed[type]}]*$`)])) as Record<
+  SanitizerType,
+  RegExp
+>;
 
 /** Removes quote characters and every character the rule does not allow. */
 export function sanitize(type: SanitizerType, value: string): string {

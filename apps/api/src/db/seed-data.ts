@@ -18,7 +18,15 @@ export const routeSections: Record<string, string[]> = {
 };
 
 const all: PermissionFlag[] = ['r', 'w', 'u', 'd'];
-const catalogRoutes = ['areas', 'categories', 'projects', 'difficulties', 'ticket-statuses', 'groups', 'priority-types'];
+const catalogRoutes = [
+  'areas',
+  'categories',
+  'projects',
+  'difficulties',
+  'ticket-statuses',
+  'groups',
+  'priority-types',
+];
 
 interface RoleSeed {
   name: string;
@@ -63,11 +71,34 @@ export const ticketStatusSeeds: { name: string; stage: TicketStage }[] = [
 ];
 
 export const demoCatalogs = {
-  areas: ['Almacén', 'Transporte', 'Distribución', 'Compras', 'Atención a Clientes', 'Sistemas', 'Recursos Humanos', 'Finanzas', 'Aduanas'],
+  areas: [
+    'Almacén',
+    'Transporte',
+    'Distribución',
+    'Compras',
+    'Atención a Clientes',
+    'Sistemas',
+    'Recursos Humanos',
+    'Finanzas',
+    'Aduanas',
+  ],
   categories: ['Incidencia', 'Solicitud de servicio', 'Mantenimiento', 'Consulta', 'Mejora', 'Reclamación de cliente'],
-  projects: ['Centro de Distribución Norte', 'Ruta Bajío', 'Última Milla', 'Flota Refrigerada', 'Portal de Clientes', 'Cruce Fronterizo'],
+  projects: [
+    'Centro de Distribución Norte',
+    'Ruta Bajío',
+    'Última Milla',
+    'Flota Refrigerada',
+    'Portal de Clientes',
+    'Cruce Fronterizo',
+  ],
   difficulties: ['Baja', 'Media', 'Alta', 'Muy alta'],
-  groups: ['Soporte Primer Nivel', 'Soporte Segundo Nivel', 'Operaciones de Patio', 'Infraestructura', 'Control de Inventarios'],
+  groups: [
+    'Soporte Primer Nivel',
+    'Soporte Segundo Nivel',
+    'Operaciones de Patio',
+    'Infraestructura',
+    'Control de Inventarios',
+  ],
   priority_types: ['Baja', 'Media', 'Alta', 'Urgente'],
 } as const;
 
@@ -98,9 +129,58 @@ export const DEMO_PASSWORD = 'PortalDemo1';
 export const DEMO_ADMIN_PASSWORD = 'PortalAdmin1';
 
 export const demoUserSeeds: UserSeed[] = [
-  { name: 'Sofía', last_name: 'Ramírez', second_last_name: 'Ortega', username: 'supervisor', email: 'supervisor@portal.local', role: 2, area: 'Almacén', branch: 'Monterrey' },
-  { name: 'Diego', last_name: 'Hernández', second_last_name: 'López', username: 'agente', email: 'agente@portal.local', role: 3, area: 'Almacén', branch: 'Monterrey', supervisor: 'supervisor' },
-  { name: 'Lucía', last_name: 'Martínez', second_last_name: 'Vega', username: 'lmartinez', email: 'lucia.martinez@portal.local', role: 3, area: 'Transporte', branch: 'Guadalajara', supervisor: 'supervisor' },
-  { name: 'Jorge', last_name: 'Castillo', second_last_name: 'Núñez', username: 'jcastillo', email: 'jorge.castillo@portal.local', role: 3, area: 'Distribución', branch: 'Querétaro', supervisor: 'supervisor' },
-  { name: 'Mariana', last_name: 'Flores', second_last_name: null, username: 'mflores', email: 'mariana.flores@portal.local', role: 3, area: 'Atención a Clientes', branch: 'Monterrey', supervisor: 'supervisor' },
+  {
+    name: 'Sofía',
+    last_name: 'Ramírez',
+    second_last_name: 'Ortega',
+    username: 'supervisor',
+    email: 'supervisor@portal.local',
+    role: 2,
+    area: 'Almacén',
+    branch: 'Monterrey',
+  },
+  {
+    name: 'Diego',
+    last_name: 'Hernández',
+    second_last_name: 'López',
+    username: 'agente',
+    email: 'agente@portal.local',
+    role: 3,
+    area: 'Almacén',
+    branch: 'Monterrey',
+    supervisor: 'supervisor',
+  },
+  {
+    name: 'Lucía',
+    last_name: 'Martínez',
+    second_last_name: 'Vega',
+    username: 'lmartinez',
+    email: 'lucia.martinez@portal.local',
+    role: 3,
+    area: 'Transporte',
+    branch: 'Guadalajara',
+    supervisor: 'supervisor',
+  },
+  {
+    name: 'Jorge',
+    last_name: 'Castillo',
+    second_last_name: 'Núñez',
+    username: 'jcastillo',
+    email: 'jorge.castillo@portal.local',
+    role: 3,
+    area: 'Distribución',
+    branch: 'Querétaro',
+    supervisor: 'supervisor',
+  },
+  {
+    name: 'Mariana',
+    last_name: 'Flores',
+    second_last_name: null,
+    username: 'mflores',
+    email: 'mariana.flores@portal.local',
+    role: 3,
+    area: 'Atención a Clientes',
+    branch: 'Monterrey',
+    supervisor: 'supervisor',
+  },
 ];

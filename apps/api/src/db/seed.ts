@@ -65,7 +65,11 @@ async function seedPermissionModel(trx: Transaction<DB>) {
   const routeIds = new Map<string, number>();
   const sectionIds = new Map<string, number>();
   for (const [route, sections] of Object.entries(routeSections)) {
-    const { id } = await trx.insertInto('routes').values({ name: route, ...stamp() }).returning('id').executeTakeFirstOrThrow();
+    const { id } = await trx
+      .insertInto('routes')
+      .values({ name: route, ...stamp() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     routeIds.set(route, id);
     for (const section of sections) {
       const row = await trx
@@ -84,7 +88,10 @@ async function seedPermissionModel(trx: Transaction<DB>) {
       .returning('id')
       .executeTakeFirstOrThrow();
     for (const [route, flags] of Object.entries(role.grants)) {
-      await trx.insertInto('routes_permission').values({ route_id: routeIds.get(route)!, role_id: roleId, ...stamp() }).execute();
+      await trx
+        .insertInto('routes_permission')
+        .values({ route_id: routeIds.get(route)!, role_id: roleId, ...stamp() })
+        .execute();
       for (const section of routeSections[route] ?? []) {
         await trx
           .insertInto('sections_permission')

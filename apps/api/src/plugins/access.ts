@@ -57,7 +57,12 @@ export const accessPlugin = fp(
       }
     });
 
-    const refuse = async (request: FastifyRequest, event: string, error: HttpError, detail: Record<string, unknown> = {}) => {
+    const refuse = async (
+      request: FastifyRequest,
+      event: string,
+      error: HttpError,
+      detail: Record<string, unknown> = {},
+    ) => {
       await audit.record({
         event,
         userId: request.auth?.user.id ?? null,
@@ -85,7 +90,8 @@ export const accessPlugin = fp(
         user.role_status_id === RECORD_STATUS.active &&
         claims.iat * 1000 >= user.sessions_valid_after &&
         !(await revokedTokens.isRevoked(claims.jti));
-      if (!isUsable) return refuse(request, 'auth.revoked_token', unauthorized(MSG.sessionExpired), { sub: claims.sub });
+      if (!isUsable)
+        return refuse(request, 'auth.revoked_token', unauthorized(MSG.sessionExpired), { sub: claims.sub });
       return { user, claims };
     }
 

@@ -9,7 +9,12 @@ export const docsPlugin = fp(
   async (app: FastifyInstance) => {
     await app.register(swagger, {
       openapi: {
-        info: { title: 'Portal de tickets API', version: '1.0.0', description: 'API del portal de tickets. Autenticación: `Authorization: Bearer <token>`; PUT y PATCH requieren `X-CSRF-TOKEN`.' },
+        info: {
+          title: 'Portal de tickets API',
+          version: '1.0.0',
+          description:
+            'API del portal de tickets. Autenticación: `Authorization: Bearer <token>`; PUT y PATCH requieren `X-CSRF-TOKEN`.',
+        },
         components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
         security: [{ bearer: [] }],
       },

@@ -12,11 +12,11 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
       ? t.addColumn('id', 'serial', (c) => c.primaryKey())
       : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
   const timestamps = (t: Table) =>
-    t
-      .addColumn('created_at', timestamp, (c) => c.notNull())
-      .addColumn('updated_at', timestamp, (c) => c.notNull());
-  const ref = (table: string, onDelete: 'restrict' | 'cascade' | 'set null' = 'restrict') => (c: ColumnDefinitionBuilder) =>
-    c.references(`${table}.id`).onDelete(onDelete);
+    t.addColumn('created_at', timestamp, (c) => c.notNull()).addColumn('updated_at', timestamp, (c) => c.notNull());
+  const ref =
+    (table: string, onDelete: 'restrict' | 'cascade' | 'set null' = 'restrict') =>
+    (c: ColumnDefinitionBuilder) =>
+      c.references(`${table}.id`).onDelete(onDelete);
   const statusColumn = (t: Table) =>
     t.addColumn('status_id', 'integer', (c) => ref('statuses')(c.notNull().defaultTo(1)));
 
@@ -27,13 +27,22 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .execute();
 
   const catalog = (name: string, extra: (t: Table) => Table = (t) => t) =>
-    extra(timestamps(statusColumn(id(db.schema.createTable(name)).addColumn('name', 'varchar(100)', (c) => c.notNull().unique())))).execute();
+    extra(
+      timestamps(
+        statusColumn(id(db.schema.createTable(name)).addColumn('name', 'varchar(100)', (c) => c.notNull().unique())),
+      ),
+    ).execute();
 
   for (const name of ['areas', 'categories', 'projects', 'difficulties', 'groups', 'priority_types']) {
     await catalog(name);
   }
   await catalog('ticket_statuses', (t) =>
-    t.addColumn('stage', 'varchar(10)', (c) => c.notNull().defaultTo('open').check(sql`stage in ('open', 'started', 'closed')`)),
+    t.addColumn('stage', 'varchar(10)', (c) =>
+      c
+        .notNull()
+        .defaultTo('open')
+        .check(sql`stage in ('open', 'started', 'closed')`),
+    ),
   );
   await catalog('roles', (t) => t.addColumn('is_supervisor', 'integer', (c) => c.notNull().defaultTo(0)));
   await catalog('routes');

@@ -1,11 +1,4 @@
-import {
-  MSG,
-  ZErrorResponse,
-  ZLoginRequest,
-  ZLoginResponse,
-  ZMessageResponse,
-  ZRenewResponse,
-} from '@portal/contract';
+import { MSG, ZErrorResponse, ZLoginRequest, ZLoginResponse, ZMessageResponse, ZRenewResponse } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../services.ts';
 import { unauthorized } from '../../lib/http-error.ts';

@@ -32,7 +32,13 @@ export function createTokenService(secret: string, ttlMinutes: number) {
     async verify(token: string): Promise<TokenClaims> {
       const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM] });
       const { sub, jti, iat, exp } = payload;
-      if (typeof sub !== 'string' || !/^\d+$/.test(sub) || typeof jti !== 'string' || typeof iat !== 'number' || typeof exp !== 'number') {
+      if (
+        typeof sub !== 'string' ||
+        !/^\d+$/.test(sub) ||
+        typeof jti !== 'string' ||
+        typeof iat !== 'number' ||
+        typeof exp !== 'number'
+      ) {
         throw new Error('incomplete claims');
       }
       return { sub, jti, iat, exp };

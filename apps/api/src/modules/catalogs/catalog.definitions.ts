@@ -41,7 +41,12 @@ export interface CatalogDefinition {
   immutableOnUpdate?: string[];
 }
 
-const simple = (resource: CatalogResourceName, table: TableName, section: CatalogDefinition['section'], extra: string[] = []): CatalogDefinition => ({
+const simple = (
+  resource: CatalogResourceName,
+  table: TableName,
+  section: CatalogDefinition['section'],
+  extra: string[] = [],
+): CatalogDefinition => ({
   resource,
   table,
   section,
@@ -109,7 +114,17 @@ export const catalogDefinitions: CatalogDefinition[] = [
     resource: 'users',
     table: 'users',
     section: SECTIONS.users,
-    columns: ['name', 'last_name', 'second_last_name', 'username', 'email', 'role_id', 'area_id', 'supervisor_id', 'branch'],
+    columns: [
+      'name',
+      'last_name',
+      'second_last_name',
+      'username',
+      'email',
+      'role_id',
+      'area_id',
+      'supervisor_id',
+      'branch',
+    ],
     references: [
       { as: 'role', column: 'role_id', table: 'roles' },
       { as: 'area', column: 'area_id', table: 'areas', optional: true },

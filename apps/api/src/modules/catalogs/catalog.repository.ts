@@ -51,7 +51,9 @@ export function createCatalogRepository(database: Database, def: CatalogDefiniti
   return {
     async list({ page, per_page, search }: TListQuery) {
       const filtered = searchFilter(withReferences(), search);
-      const { total } = (await filtered.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow()) as { total: number | string };
+      const { total } = (await filtered.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow()) as {
+        total: number | string;
+      };
       const rows = await selectRecord(filtered)
         .orderBy('t.id', 'desc')
         .limit(per_page)

@@ -19,7 +19,7 @@ import { catalogDefinitionOf } from './catalog.definitions.ts';
  * Records come from a table chosen at run time; the response schema of each
  * route checks (and strips) their shape, so the static type is not needed here.
  */
-const checkedByResponseSchema = <T,>(value: T) => value as never;
+const checkedByResponseSchema = <T>(value: T) => value as never;
 
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
 
@@ -40,7 +40,12 @@ function registerResource(
     base,
     {
       config: { access: access('r') },
-      schema: { tags, summary: 'Lista paginada con búsqueda', body: ZListQuery, response: { 200: ZPage(schemas.record), ...errors } },
+      schema: {
+        tags,
+        summary: 'Lista paginada con búsqueda',
+        body: ZListQuery,
+        response: { 200: ZPage(schemas.record), ...errors },
+      },
     },
     async (request) => checkedByResponseSchema(await catalogs.list(resource, request.body)),
   );
@@ -50,7 +55,11 @@ function registerResource(
       `${base}/active-records`,
       {
         config: { access: def.optionsAccess },
-        schema: { tags, summary: 'Registros activos como opciones { id, name }', response: { 200: ZOptionsResponse, ...errors } },
+        schema: {
+          tags,
+          summary: 'Registros activos como opciones { id, name }',
+          response: { 200: ZOptionsResponse, ...errors },
+        },
       },
       async () => ({ status: true as const, data: await catalogs.options(resource) }),
     );
@@ -60,7 +69,12 @@ function registerResource(
     `${base}/:id`,
     {
       config: { access: resource === 'users' ? { ...access('r'), unlessSelf: 'id' } : access('r') },
-      schema: { tags, summary: 'Un registro', params: ZIdParam, response: { 200: ZDataResponse(schemas.record), ...errors } },
+      schema: {
+        tags,
+        summary: 'Un registro',
+        params: ZIdParam,
+        response: { 200: ZDataResponse(schemas.record), ...errors },
+      },
     },
     async (request) => ({
       status: true as const,
@@ -73,11 +87,18 @@ function registerResource(
     `${base}/create`,
     {
       config: { access: access('w') },
-      schema: { tags, summary: 'Crea un registro', body: schemas.create, response: { 201: ZDataResponse(schemas.record), ...errors } },
+      schema: {
+        tags,
+        summary: 'Crea un registro',
+        body: schemas.create,
+        response: { 201: ZDataResponse(schemas.record), ...errors },
+      },
     },
     async (request, reply) => {
       const data = await catalogs.create(resource, request.body as Record<string, unknown>);
-      return reply.status(201).send({ status: true as const, message: MSG.created, data: checkedByResponseSchema(data) });
+      return reply
+        .status(201)
+        .send({ status: true as const, message: MSG.created, data: checkedByResponseSchema(data) });
     },
   );
 

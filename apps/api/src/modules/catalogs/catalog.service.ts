@@ -33,7 +33,8 @@ export function createCatalogService(database: Database) {
       return await action();
     } catch (error) {
       // Another request took the value between our check and the write.
-      if (isUniqueViolation(error)) throw validationFailed(Object.fromEntries(def.unique.flat().map((f) => [f, [MSG.duplicate]])));
+      if (isUniqueViolation(error))
+        throw validationFailed(Object.fromEntries(def.unique.flat().map((f) => [f, [MSG.duplicate]])));
       throw error;
     }
   }

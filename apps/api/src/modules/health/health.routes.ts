@@ -9,7 +9,11 @@ export const healthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
     '/healthz',
     {
       config: { access: 'public' },
-      schema: { tags: ['system'], summary: 'El proceso está vivo', response: { 200: z.object({ status: z.literal('ok') }) } },
+      schema: {
+        tags: ['system'],
+        summary: 'El proceso está vivo',
+        response: { 200: z.object({ status: z.literal('ok') }) },
+      },
     },
     async () => ({ status: 'ok' as const }),
   );
@@ -51,7 +55,11 @@ export const healthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
     '/statuses',
     {
       config: { access: 'authenticated' },
-      schema: { tags: ['catalogs'], summary: 'Estados de registro (Activo, Inactivo)', response: { 200: ZOptionsResponse } },
+      schema: {
+        tags: ['catalogs'],
+        summary: 'Estados de registro (Activo, Inactivo)',
+        response: { 200: ZOptionsResponse },
+      },
     },
     async () => ({ status: true as const, data: STATUS_OPTIONS }),
   );

@@ -19,7 +19,7 @@ export const permissionsRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
       config: { access: 'authenticated' },
       schema: {
         tags: ['permissions'],
-        summary: "Permisos (r, w, u, d) del rol del usuario en las secciones de una ruta",
+        summary: 'Permisos (r, w, u, d) del rol del usuario en las secciones de una ruta',
         description: 'user_id y role_id del cuerpo se ignoran: cuentan los del token.',
         body: ZCheckPermissionRequest,
         response: { 200: ZCheckPermissionResponse, 404: ZErrorResponse },
@@ -30,7 +30,9 @@ export const permissionsRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
       const routeName = request.body.route_name.replace(/^\/+/, '');
       const route = await permissions.findRoute(routeName);
       if (!route) {
-        throw new HttpError(404, `La ruta '${routeName.slice(0, 100)}' no existe.`, { exception: 'RouteNotFoundException' });
+        throw new HttpError(404, `La ruta '${routeName.slice(0, 100)}' no existe.`, {
+          exception: 'RouteNotFoundException',
+        });
       }
       const sections = await permissions.sectionsOfRoute(user.role_id, route.id);
       return { status: true as const, message: 'Permisos obtenidos.', sections };

@@ -42,11 +42,7 @@ export function createUsersRepository({ db }: Database) {
       };
     },
     async endSessions(userId: number): Promise<void> {
-      await db
-        .updateTable('users')
-        .set({ sessions_valid_after: Date.now() })
-        .where('id', '=', userId)
-        .execute();
+      await db.updateTable('users').set({ sessions_valid_after: Date.now() }).where('id', '=', userId).execute();
     },
   };
 }
