@@ -3,7 +3,7 @@ import { bootstrap } from './bootstrap.ts';
 import { DEMO_ADMIN_PASSWORD, DEMO_PASSWORD } from './db/seed-data.ts';
 
 const { config, database, seeded } = await bootstrap();
-const { app, services } = await buildApp({ config, database });
+const { app, services, startDraining } = await buildApp({ config, database });
 
 await app.listen({ port: config.port, host: config.host });
 const address = `http://${config.host}:${config.port}`;
@@ -25,6 +25,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     isClosing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     try {
+      startDraining();
       await app.close();
       await database.destroy();
       process.exit(0);

@@ -27,6 +27,7 @@ export const webPlugin = fp(
       wildcard: false,
       index: false,
       preCompressed: true,
+      cacheControl: false,
       setHeaders(res, filePath) {
         const isHashed = filePath.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('Cache-Control', isHashed ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -78,16 +78,17 @@ export function createCatalogRepository(database: Database, def: CatalogDefiniti
       return (await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
     },
 
-    /** The first unique group whose values another row already holds. */
-    async findConflict(values: Row, exceptId?: number): Promise<string[] | undefined> {
+    /** The unique field groups whose values another row already holds. */
+    async findConflicts(values: Row, exceptId?: number): Promise<string[][]> {
+      const conflicts: string[][] = [];
       for (const group of def.unique) {
         if (group.some((f) => values[f] === undefined)) continue;
         let q = db.selectFrom(def.table).select('id');
         for (const f of group) q = q.where(f, '=', values[f]);
         if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
-        if (await q.executeTakeFirst()) return group;
+        if (await q.executeTakeFirst()) conflicts.push(group);
       }
-      return undefined;
+      return conflicts;
     },
 
     async insert(values: Row): Promise<number> {

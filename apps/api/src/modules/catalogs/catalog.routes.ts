@@ -102,26 +102,28 @@ function registerResource(
     },
   );
 
-  app.put(
-    `${base}/update/:id`,
-    {
-      config: { access: access('u') },
-      schema: {
-        tags,
-        summary: 'Actualiza un registro',
-        params: ZIdParam,
-        body: schemas.update,
-        response: { 200: ZDataResponse(schemas.record), ...errors },
+  // PUT /users/update/:id is served by the profile module: a user may also change their own profile.
+  if (resource !== 'users')
+    app.put(
+      `${base}/update/:id`,
+      {
+        config: { access: access('u') },
+        schema: {
+          tags,
+          summary: 'Actualiza un registro',
+          params: ZIdParam,
+          body: schemas.update,
+          response: { 200: ZDataResponse(schemas.record), ...errors },
+        },
       },
-    },
-    async (request) => ({
-      status: true as const,
-      message: MSG.updated,
-      data: checkedByResponseSchema(
-        await catalogs.update(resource, request.params.id, request.body as Record<string, unknown>),
-      ),
-    }),
-  );
+      async (request) => ({
+        status: true as const,
+        message: MSG.updated,
+        data: checkedByResponseSchema(
+          await catalogs.update(resource, request.params.id, request.body as Record<string, unknown>),
+        ),
+      }),
+    );
 
   app.patch(
     `${base}/:id/change-status`,

@@ -23,8 +23,9 @@ export function createCatalogService(database: Database) {
       const id = values[ref.column];
       if (typeof id === 'number' && !(await repo.exists(ref.table, id))) errors[ref.column] = [MSG.invalidReference];
     }
-    const conflict = await repo.findConflict(values, exceptId);
-    if (conflict) for (const field of conflict) errors[field] = [MSG.duplicate];
+    for (const group of await repo.findConflicts(values, exceptId)) {
+      for (const field of group) errors[field] = [MSG.duplicate];
+    }
     if (Object.keys(errors).length > 0) throw validationFailed(errors);
   }
 
