@@ -16,7 +16,10 @@ describe.each(dialects)('bad input on %s', (dialect) => {
   });
   afterAll(() => t?.close());
 
-  const expectSpanish4xx = (res: { statusCode: number; json(): { status: boolean; message: string } }, code: number) => {
+  const expectSpanish4xx = (
+    res: { statusCode: number; json(): { status: boolean; message: string } },
+    code: number,
+  ) => {
     expect(res.statusCode).toBe(code);
     expect(res.json().status).toBe(false);
     expect(res.json().message).toMatch(/[áéíóúñ]|solicitud|validación|contenido/i);

@@ -35,25 +35,41 @@ describe.each(dialects)('catalogue API on %s', (dialect) => {
     });
 
     it('lists with page, per_page and search', async () => {
-      const res = await t.call(admin, 'POST', `/api/${resource}`, { page: 1, per_page: 5, search: createBody.name.slice(0, 6).toLowerCase() });
+      const res = await t.call(admin, 'POST', `/api/${resource}`, {
+        page: 1,
+        per_page: 5,
+        search: createBody.name.slice(0, 6).toLowerCase(),
+      });
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(Object.keys(body).sort()).toEqual(['current_page', 'data', 'last_page', 'per_page', 'total']);
       expect(body.current_page).toBe(1);
       expect(body.data.map((r: { id: number }) => r.id)).toContain(id);
-      expect(body.data.every((r: { name: string }) => r.name.toLowerCase().includes(createBody.name.slice(0, 6).toLowerCase()))).toBe(true);
+      expect(
+        body.data.every((r: { name: string }) =>
+          r.name.toLowerCase().includes(createBody.name.slice(0, 6).toLowerCase()),
+        ),
+      ).toBe(true);
     });
 
     it('refuses a duplicate name with a 422 on the field', async () => {
       const res = await t.call(admin, 'POST', `/api/${resource}/create`, createBody);
       expect(res.statusCode).toBe(422);
-      expect(res.json()).toMatchObject({ status: false, message: 'Error de validación', errors: { name: ['Ya existe un registro con este valor.'] } });
+      expect(res.json()).toMatchObject({
+        status: false,
+        message: 'Error de validación',
+        errors: { name: ['Ya existe un registro con este valor.'] },
+      });
     });
 
     it('updates the record', async () => {
       const res = await t.call(admin, 'PUT', `/api/${resource}/update/${id}`, updateBody);
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toMatchObject({ status: true, message: 'Registro actualizado exitosamente.', data: { id, name: updateBody.name } });
+      expect(res.json()).toMatchObject({
+        status: true,
+        message: 'Registro actualizado exitosamente.',
+        data: { id, name: updateBody.name },
+      });
       const shown = await t.call(admin, 'GET', `/api/${resource}/${id}`);
       expect(shown.json().data.name).toBe(updateBody.name);
     });
@@ -90,7 +106,13 @@ describe.each(dialects)('catalogue API on %s', (dialect) => {
 
   it('serves the statuses', async () => {
     const res = await t.call(admin, 'GET', '/api/statuses');
-    expect(res.json()).toEqual({ status: true, data: [{ id: 1, name: 'Activo' }, { id: 2, name: 'Inactivo' }] });
+    expect(res.json()).toEqual({
+      status: true,
+      data: [
+        { id: 1, name: 'Activo' },
+        { id: 2, name: 'Inactivo' },
+      ],
+    });
   });
 
   it('manages sections with their route and refuses an unknown route id', async () => {
@@ -110,11 +132,31 @@ describe.each(dialects)('catalogue API on %s', (dialect) => {
     const dup = await t.call(admin, 'POST', '/api/routes-permission/create', { route_id: 4, role_id: role.id });
     expect(dup.statusCode).toBe(422);
 
-    const areasSection = (await t.services.database.db.selectFrom('sections').select('id').where('name', '=', 'ar_main').executeTakeFirstOrThrow()).id;
-    const sp = await t.call(admin, 'POST', '/api/sections-permission/create', { section_id: areasSection, role_id: role.id, r: 1, w: '1', u: false, d: '0' });
+    const areasSection = (
+      await t.services.database.db
+        .selectFrom('sections')
+        .select('id')
+        .where('name', '=', 'ar_main')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const sp = await t.call(admin, 'POST', '/api/sections-permission/create', {
+      section_id: areasSection,
+      role_id: role.id,
+      r: 1,
+      w: '1',
+      u: false,
+      d: '0',
+    });
     expect(sp.statusCode, sp.body).toBe(201);
     expect(sp.json().data).toMatchObject({ section: { name: 'ar_main' }, r: 1, w: 1, u: 0, d: 0 });
-    const upd = await t.call(admin, 'PUT', `/api/sections-permission/update/${sp.json().data.id}`, { section_id: 1, role_id: role.id, r: 1, w: 0, u: 1, d: 1 });
+    const upd = await t.call(admin, 'PUT', `/api/sections-permission/update/${sp.json().data.id}`, {
+      section_id: 1,
+      role_id: role.id,
+      r: 1,
+      w: 0,
+      u: 1,
+      d: 1,
+    });
     expect(upd.statusCode, upd.body).toBe(200);
     expect(upd.json().data).toMatchObject({ section_id: areasSection, r: 1, w: 0, u: 1, d: 1 });
 
@@ -159,21 +201,37 @@ describe.each(dialects)('catalogue API on %s', (dialect) => {
     });
 
     it('refuses duplicate usernames and e-mails with 422, never 500', async () => {
-      const res = await t.call(admin, 'POST', '/api/users/create', { ...newUser, username: 'admin', email: 'admin@portal.local' });
+      const res = await t.call(admin, 'POST', '/api/users/create', {
+        ...newUser,
+        username: 'admin',
+        email: 'admin@portal.local',
+      });
       expect(res.statusCode).toBe(422);
-      expect(res.json().errors).toMatchObject({ username: ['Ya existe un registro con este valor.'], email: ['Ya existe un registro con este valor.'] });
+      expect(res.json().errors).toMatchObject({
+        username: ['Ya existe un registro con este valor.'],
+        email: ['Ya existe un registro con este valor.'],
+      });
     });
 
     it('updates without touching the password', async () => {
       const { password: _password, ...withoutPassword } = newUser;
-      const res = await t.call(admin, 'PUT', `/api/users/update/${id}`, { ...withoutPassword, name: 'Valeria Isabel', password: 'Otra1234567' });
+      const res = await t.call(admin, 'PUT', `/api/users/update/${id}`, {
+        ...withoutPassword,
+        name: 'Valeria Isabel',
+        password: 'Otra1234567',
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().data.name).toBe('Valeria Isabel');
       expect(await t.login('vgomez', 'Camion2024!')).toBeTruthy();
     });
 
     it('requires a password of at least 8 characters on create', async () => {
-      const res = await t.call(admin, 'POST', '/api/users/create', { ...newUser, username: 'corto', email: 'corto@portal.local', password: 'abc' });
+      const res = await t.call(admin, 'POST', '/api/users/create', {
+        ...newUser,
+        username: 'corto',
+        email: 'corto@portal.local',
+        password: 'abc',
+      });
       expect(res.statusCode).toBe(422);
       expect(res.json().errors.password).toEqual(['La contraseña debe tener al menos 8 caracteres.']);
     });
@@ -182,7 +240,11 @@ describe.each(dialects)('catalogue API on %s', (dialect) => {
       const agente = await t.login('agente');
       const me = (await t.call(agente, 'POST', '/api/user-permissions', {})).statusCode;
       expect(me).toBe(200);
-      const own = await t.services.database.db.selectFrom('users').select('id').where('username', '=', 'agente').executeTakeFirstOrThrow();
+      const own = await t.services.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('username', '=', 'agente')
+        .executeTakeFirstOrThrow();
       const mine = await t.call(agente, 'GET', `/api/users/${own.id}`);
       expect(mine.statusCode).toBe(200);
       expect(mine.json().data.username).toBe('agente');

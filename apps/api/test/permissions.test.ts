@@ -18,7 +18,14 @@ const bodies: Record<string, Record<string, unknown>> = {
   sections: { name: 'zona_nueva', route_id: 1 },
   'routes-permission': { route_id: 1, role_id: 1 },
   'sections-permission': { section_id: 1, role_id: 1, r: 1 },
-  users: { name: 'Zona', last_name: 'Nueva', username: 'zona_nueva', email: 'zona@portal.local', role_id: 3, password: 'ZonaNueva1' },
+  users: {
+    name: 'Zona',
+    last_name: 'Nueva',
+    username: 'zona_nueva',
+    email: 'zona@portal.local',
+    role_id: 3,
+    password: 'ZonaNueva1',
+  },
 };
 
 /** The request each flag guards on a resource. */
@@ -53,11 +60,27 @@ describe.each(dialects)('permissions on %s', (dialect) => {
         .returning('id')
         .executeTakeFirstOrThrow();
       for (const route of routes) {
-        await db.insertInto('routes_permission').values({ route_id: route.id, role_id: role.id, status_id: 1, created_at: now, updated_at: now }).execute();
+        await db
+          .insertInto('routes_permission')
+          .values({ route_id: route.id, role_id: role.id, status_id: 1, created_at: now, updated_at: now })
+          .execute();
       }
       for (const section of sections) {
-        const flags = Object.fromEntries(permissionFlags.map((f) => [f, f === flag ? 0 : 1])) as Record<PermissionFlag, number>;
-        await db.insertInto('sections_permission').values({ section_id: section.id, role_id: role.id, ...flags, status_id: 1, created_at: now, updated_at: now }).execute();
+        const flags = Object.fromEntries(permissionFlags.map((f) => [f, f === flag ? 0 : 1])) as Record<
+          PermissionFlag,
+          number
+        >;
+        await db
+          .insertInto('sections_permission')
+          .values({
+            section_id: section.id,
+            role_id: role.id,
+            ...flags,
+            status_id: 1,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
       }
       await db
         .insertInto('users')
@@ -79,7 +102,11 @@ describe.each(dialects)('permissions on %s', (dialect) => {
   afterAll(() => t?.close());
 
   it('check-permission returns the role flags of every section of a route, ignoring ids in the body', async () => {
-    const res = await t.call(agente, 'POST', '/api/check-permission', { user_id: 1, role_id: 1, route_name: 'record-tickets' });
+    const res = await t.call(agente, 'POST', '/api/check-permission', {
+      user_id: 1,
+      role_id: 1,
+      route_name: 'record-tickets',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       status: true,
@@ -89,10 +116,20 @@ describe.each(dialects)('permissions on %s', (dialect) => {
         { name: 'old_tickets', r: 1, w: 0, u: 0, d: 0 },
       ],
     });
-    const areas = await t.call(agente, 'POST', '/api/check-permission', { user_id: 1, role_id: 1, route_name: '/areas' });
+    const areas = await t.call(agente, 'POST', '/api/check-permission', {
+      user_id: 1,
+      role_id: 1,
+      route_name: '/areas',
+    });
     expect(areas.json().sections).toEqual([{ name: 'ar_main', r: 0, w: 0, u: 0, d: 0 }]);
     const full = await t.call(admin, 'POST', '/api/check-permission', { route_name: 'routes' });
-    expect(full.json().sections.map((s: { name: string }) => s.name)).toEqual(['rol_main', 'ro_main', 'rop_main', 'se_main', 'sepe_main']);
+    expect(full.json().sections.map((s: { name: string }) => s.name)).toEqual([
+      'rol_main',
+      'ro_main',
+      'rop_main',
+      'se_main',
+      'sepe_main',
+    ]);
     expect(full.json().sections.every((s: Record<string, number>) => s.r && s.w && s.u && s.d)).toBe(true);
   });
 
@@ -147,7 +184,12 @@ describe.each(dialects)('permissions on %s', (dialect) => {
 
   it('audits every permission refusal', async () => {
     await t.call(agente, 'POST', '/api/areas/create', { name: 'Auditada' });
-    const rows = await t.services.database.db.selectFrom('audit_log').select(['event', 'detail', 'username']).where('event', '=', 'permission.denied').where('username', '=', 'agente').execute();
+    const rows = await t.services.database.db
+      .selectFrom('audit_log')
+      .select(['event', 'detail', 'username'])
+      .where('event', '=', 'permission.denied')
+      .where('username', '=', 'agente')
+      .execute();
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.at(-1)?.detail).toContain(SECTIONS.areas);
   });
@@ -156,13 +198,33 @@ describe.each(dialects)('permissions on %s', (dialect) => {
     const { db } = t.services.database;
     const token = await t.login('supervisor');
     expect((await t.call(token, 'POST', '/api/areas', {})).statusCode).toBe(200);
-    const section = await db.selectFrom('sections').select('id').where('name', '=', 'ar_main').executeTakeFirstOrThrow();
-    const perm = await db.selectFrom('sections_permission').select('id').where('section_id', '=', section.id).where('role_id', '=', 2).executeTakeFirstOrThrow();
-    expect((await t.call(admin, 'PATCH', `/api/sections-permission/${perm.id}/change-status`, { status_id: 2 })).statusCode).toBe(200);
+    const section = await db
+      .selectFrom('sections')
+      .select('id')
+      .where('name', '=', 'ar_main')
+      .executeTakeFirstOrThrow();
+    const perm = await db
+      .selectFrom('sections_permission')
+      .select('id')
+      .where('section_id', '=', section.id)
+      .where('role_id', '=', 2)
+      .executeTakeFirstOrThrow();
+    expect(
+      (await t.call(admin, 'PATCH', `/api/sections-permission/${perm.id}/change-status`, { status_id: 2 })).statusCode,
+    ).toBe(200);
     expect((await t.call(token, 'POST', '/api/areas', {})).statusCode).toBe(403);
-    expect((await t.call(admin, 'PATCH', `/api/sections-permission/${perm.id}/change-status`, { status_id: 1 })).statusCode).toBe(200);
-    const route = await db.selectFrom('routes_permission').select('id').where('route_id', '=', 4).where('role_id', '=', 2).executeTakeFirstOrThrow();
-    expect((await t.call(admin, 'PATCH', `/api/routes-permission/${route.id}/change-status`, { status_id: 2 })).statusCode).toBe(200);
+    expect(
+      (await t.call(admin, 'PATCH', `/api/sections-permission/${perm.id}/change-status`, { status_id: 1 })).statusCode,
+    ).toBe(200);
+    const route = await db
+      .selectFrom('routes_permission')
+      .select('id')
+      .where('route_id', '=', 4)
+      .where('role_id', '=', 2)
+      .executeTakeFirstOrThrow();
+    expect(
+      (await t.call(admin, 'PATCH', `/api/routes-permission/${route.id}/change-status`, { status_id: 2 })).statusCode,
+    ).toBe(200);
     expect((await t.call(token, 'POST', '/api/areas', {})).statusCode).toBe(403);
   });
 });

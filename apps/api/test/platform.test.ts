@@ -13,7 +13,10 @@ describe.each(dialects)('platform on %s', (dialect) => {
   beforeAll(async () => {
     webDist = mkdtempSync(path.join(tmpdir(), 'portal-web-'));
     mkdirSync(path.join(webDist, 'assets'));
-    writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><html><head><title>Tickets</title></head><body></body></html>');
+    writeFileSync(
+      path.join(webDist, 'index.html'),
+      '<!doctype html><html><head><title>Tickets</title></head><body></body></html>',
+    );
     writeFileSync(path.join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
     t = await createTestApp(dialect, { WEB_DIST: webDist });
     admin = await t.login('admin');
@@ -77,8 +80,13 @@ describe.each(dialects)('platform on %s', (dialect) => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/login', '/api/areas/create', '/api/users/update/{id}', '/api/check-permission']));
-    expect(doc.paths['/api/login'].post.requestBody.content['application/json'].schema.required).toEqual(['username', 'password']);
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/login', '/api/areas/create', '/api/users/update/{id}', '/api/check-permission']),
+    );
+    expect(doc.paths['/api/login'].post.requestBody.content['application/json'].schema.required).toEqual([
+      'username',
+      'password',
+    ]);
     expect((await t.call(null, 'GET', '/api/docs')).statusCode).toBeLessThan(400);
   });
 });
@@ -109,7 +117,14 @@ describe('graceful shutdown', () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       cwd: apiDir,
-      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info', DATABASE_URL: '', WEB_DIST: dataDir },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+        DATABASE_URL: '',
+        WEB_DIST: dataDir,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
