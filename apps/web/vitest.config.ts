@@ -1,11 +1,15 @@
+import path from 'node:path';
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
+  resolve: {
+    alias: { '@': path.resolve(import.meta.dirname, 'src') },
+  },
   test: {
     name: 'web',
-    root: __dirname,
+    root: import.meta.dirname,
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
-    passWithNoTests: true,
+    setupFiles: ['./src/test/setup.ts'],
   },
 });

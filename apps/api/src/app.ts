@@ -10,7 +10,13 @@ import type { Database } from './db/database.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { catalogRoutes } from './modules/catalogs/catalog.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { passwordResetRoutes } from './modules/password-reset/password-reset.routes.ts';
 import { permissionsRoutes } from './modules/permissions/permissions.routes.ts';
+import { activitiesRoutes } from './modules/activities/activities.routes.ts';
+import { profileRoutes } from './modules/profile/profile.routes.ts';
+import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
+import { workloadRoutes } from './modules/workload/workload.routes.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -39,7 +45,20 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const services = createServices(config, database);
+  const services = createServices(config, database, app.log);
+  app.addHook('onClose', async () => {
+    await services.limiter.close();
+    services.mailer.close();
+  });
+
+  // Once draining, answers close their keep-alive connections so close() need not wait for idle clients.
+  let isDraining = false;
+  app.addHook('onSend', async (_request, reply) => {
+    if (isDraining) void reply.header('connection', 'close');
+  });
+  const startDraining = () => {
+    isDraining = true;
+  };
 
   await app.register(errorsPlugin);
   await app.register(helmet, {
@@ -65,13 +84,19 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
     async (api) => {
       await api.register(healthRoutes, { services });
       await api.register(authRoutes, { services });
+      await api.register(passwordResetRoutes, { services });
       await api.register(permissionsRoutes, { services });
       await api.register(catalogRoutes, { services });
+      await api.register(notificationsRoutes, { services });
+      await api.register(ticketsRoutes, { services });
+      await api.register(activitiesRoutes, { services });
+      await api.register(workloadRoutes, { services });
+      await api.register(profileRoutes, { services });
     },
     { prefix: '/api' },
   );
 
   await app.register(webPlugin, { dist: config.webDist ?? defaultWebDist, csrf: services.csrf });
 
-  return { app, services };
+  return { app, services, startDraining };
 }

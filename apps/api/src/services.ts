@@ -1,26 +1,106 @@
+import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { createCsrf } from './lib/csrf.ts';
+import { createMailer, type MailLog } from './lib/mailer.ts';
+import { createRateLimitStore, createRateLimiter } from './lib/rate-limiter.ts';
 import { createAuditRepository } from './modules/audit/audit.repository.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createRevokedTokensRepository } from './modules/auth/revoked-tokens.repository.ts';
 import { createTokenService } from './modules/auth/tokens.ts';
 import { createCatalogService } from './modules/catalogs/catalog.service.ts';
-import { createNotificationsRepository } from './modules/notifications/notifications.repository.ts';
+import { createPasswordResetRepository } from './modules/password-reset/password-reset.repository.ts';
+import { createPasswordResetService } from './modules/password-reset/password-reset.service.ts';
+import { createNotificationsService } from './modules/notifications/notifications.service.ts';
 import { createPermissionsRepository } from './modules/permissions/permissions.repository.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
+import { createActivitiesRepository } from './modules/activities/activities.repository.ts';
+import { createActivitiesService } from './modules/activities/activities.service.ts';
+import { createAvatarStore } from './modules/profile/avatars.ts';
+import { createProfileRepository } from './modules/profile/profile.repository.ts';
+import { createProfileService } from './modules/profile/profile.service.ts';
+import { createTicketsRepository } from './modules/tickets/tickets.repository.ts';
+import { createTicketsService } from './modules/tickets/tickets.service.ts';
+import { createWorkloadRepository } from './modules/workload/workload.repository.ts';
+import { createWorkloadService } from './modules/workload/workload.service.ts';
+
+const silentLog: MailLog = { info() {}, warn() {}, error() {} };
 
 /** The composition root: every repository and service, wired by their dependencies. */
-export function createServices(config: Config, database: Database) {
+export function createServices(config: Config, database: Database, log: MailLog = silentLog) {
   const audit = createAuditRepository(database);
   const users = createUsersRepository(database);
   const revokedTokens = createRevokedTokensRepository(database);
   const tokens = createTokenService(config.jwtSecret, config.tokenTtlMinutes);
   const permissions = createPermissionsRepository(database);
   const csrf = createCsrf(config.jwtSecret);
-  const auth = createAuthService({ users, tokens, revokedTokens, audit });
+  const limiter = createRateLimiter(
+    createRateLimitStore(config.redisUrl, (err) => log.error({ err }, 'rate-limit store unavailable')),
+    { onError: (err) => log.error({ err }, 'rate-limit store failed: attempt let through') },
+  );
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    outboxDir: path.join(config.dataDir, 'outbox'),
+    log,
+  });
+  const auth = createAuthService({ users, tokens, revokedTokens, audit, limiter });
+  const passwordReset = createPasswordResetService({
+    repository: createPasswordResetRepository(database),
+    audit,
+    limiter,
+    mailer,
+    log,
+    secret: config.jwtSecret,
+  });
   const catalogs = createCatalogService(database);
-  const notifications = createNotificationsRepository(database);
-  return { config, database, audit, users, revokedTokens, tokens, permissions, csrf, auth, catalogs, notifications };
+  const notifications = createNotificationsService({
+    database,
+    databaseUrl: config.databaseUrl,
+    secret: config.jwtSecret,
+    users,
+    revokedTokens,
+    audit,
+  });
+  const ticketsRepository = createTicketsRepository(database);
+  const tickets = createTicketsService({ database, tickets: ticketsRepository, permissions, notifications });
+  const activities = createActivitiesService({
+    database,
+    activities: createActivitiesRepository(database),
+    tickets: ticketsRepository,
+    notifications,
+  });
+  const workload = createWorkloadService({ workload: createWorkloadRepository(database) });
+  const avatars = createAvatarStore(config.dataDir);
+  const profile = createProfileService({
+    profile: createProfileRepository(database),
+    users,
+    permissions,
+    catalogs,
+    tokens,
+    audit,
+    avatars,
+  });
+  return {
+    config,
+    database,
+    audit,
+    users,
+    revokedTokens,
+    tokens,
+    permissions,
+    csrf,
+    auth,
+    catalogs,
+    notifications,
+    limiter,
+    mailer,
+    passwordReset,
+    tickets,
+    activities,
+    workload,
+    avatars,
+    profile,
+  };
 }
 export type Services = ReturnType<typeof createServices>;

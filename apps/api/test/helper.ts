@@ -26,6 +26,24 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * pg's Pool.end() resolves before its sockets have closed; a forced drop would
+ * then kill them mid-close and surface as an uncaught error, so wait for them first.
+ */
+async function dropDatabase(dbName: string): Promise<void> {
+  await withAdmin(async (c) => {
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const { rows } = await c.query<{ n: number }>(
+        'select count(*)::int as n from pg_stat_activity where datname = $1',
+        [dbName],
+      );
+      if (rows[0]?.n === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await c.query(`drop database if exists ${dbName} with (force)`);
+  });
+}
+
 export interface TestApp {
   app: Awaited<ReturnType<typeof buildApp>>['app'];
   services: Awaited<ReturnType<typeof buildApp>>['services'];
@@ -69,6 +87,31 @@ export async function createTestApp(dialect: TestDialect, env: Record<string, st
   const database = createDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, poolSize: 4 });
   await migrateToLatest(database);
   await seedIfEmpty(database, { demo: true, adminPassword: undefined });
+  return startTestApp(config, database, async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    if (dbName) await dropDatabase(dbName);
+  });
+}
+
+/**
+ * A second portal process on the database of `base` (its own pool and, on
+ * PostgreSQL, its own LISTEN connection), as when several API processes share
+ * one database. Close it before `base`.
+ */
+export async function createSiblingApp(base: TestApp): Promise<TestApp> {
+  const database = createDatabase({
+    databaseUrl: base.config.databaseUrl,
+    sqliteFile: base.config.sqliteFile,
+    poolSize: 4,
+  });
+  return startTestApp(base.config, database, async () => undefined);
+}
+
+async function startTestApp(
+  config: Config,
+  database: ReturnType<typeof createDatabase>,
+  cleanup: () => Promise<void>,
+): Promise<TestApp> {
   const { app, services } = await buildApp({ config, database, logger: false });
   await app.ready();
   const csrf = services.csrf.issue();
@@ -98,8 +141,7 @@ export async function createTestApp(dialect: TestDialect, env: Record<string, st
     async close() {
       await app.close();
       await database.destroy();
-      rmSync(dataDir, { recursive: true, force: true });
-      if (dbName) await withAdmin((c) => c.query(`drop database if exists ${dbName} with (force)`));
+      await cleanup();
     },
   };
 }

@@ -154,7 +154,7 @@ describe('graceful shutdown', () => {
       child.kill('SIGTERM');
       const res = await inFlight;
       expect(res.status).toBe(200);
-      expect((await res.json()).status).toBe(true);
+      expect(((await res.json()) as { status: boolean }).status).toBe(true);
       expect(await exited).toBe(0);
       await expect(fetch(`http://127.0.0.1:${port}/api/healthz`)).rejects.toThrow();
     } finally {

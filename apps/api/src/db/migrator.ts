@@ -1,12 +1,14 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Database, Dialect } from './database.ts';
 import * as initial from './migrations/0001-initial.ts';
+import * as ticketListIndexes from './migrations/0002-ticket-list-indexes.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
 /** Ordered by name; add new files here. Migrations are imported, not read from disk, so the bundle carries them. */
 const migrations: Record<string, DialectMigration> = {
   '0001-initial': initial,
+  '0002-ticket-list-indexes': ticketListIndexes,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -3,6 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { nowIso, type Database } from './database.ts';
 import type { DB } from './schema.ts';
+import { seedDemoTickets } from './seed-tickets.ts';
 import {
   DEMO_ADMIN_PASSWORD,
   DEMO_PASSWORD,
@@ -44,6 +45,7 @@ export async function seedIfEmpty(database: Database, options: SeedOptions): Pro
     if (options.demo) await seedDemoCatalogs(trx);
     else await seedAreas(trx, [adminSeed.area]);
     await seedUsers(trx, users);
+    if (options.demo) await seedDemoTickets(trx);
   });
   return 'seeded';
 }

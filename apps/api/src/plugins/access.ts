@@ -35,6 +35,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
   }
+  interface FastifyInstance {
+    /** Every /api route with its access rule, for audits and tests. */
+    routeAccess: { method: string; url: string; access: Access }[];
+  }
 }
 
 const UNSAFE_METHODS = new Set(['PUT', 'PATCH', 'DELETE']);
@@ -50,10 +54,15 @@ export const accessPlugin = fp(
     const { tokens, revokedTokens, users, permissions, audit, csrf } = services;
 
     app.decorateRequest('auth', null);
+    const routeAccess: FastifyInstance['routeAccess'] = [];
+    app.decorate('routeAccess', routeAccess);
 
     app.addHook('onRoute', (route) => {
-      if (route.url.startsWith('/api/') && !route.url.startsWith('/api/docs') && !route.config?.access) {
-        throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule`);
+      if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+      const access = route.config?.access;
+      if (!access) throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule`);
+      for (const method of [route.method].flat()) {
+        if (method !== 'HEAD') routeAccess.push({ method, url: route.url, access });
       }
     });
 

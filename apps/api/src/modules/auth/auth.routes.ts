@@ -14,7 +14,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
         tags: ['auth'],
         summary: 'Inicia sesión con usuario y contraseña',
         body: ZLoginRequest,
-        response: { 200: ZLoginResponse, 401: ZErrorResponse, 422: ZErrorResponse },
+        response: { 200: ZLoginResponse, 401: ZErrorResponse, 422: ZErrorResponse, 429: ZErrorResponse },
       },
     },
     async (request) => {

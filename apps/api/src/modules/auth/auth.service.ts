@@ -1,6 +1,7 @@
 import { MSG, type TLoginRequest, type TSessionUser } from '@portal/contract';
 import { RECORD_STATUS } from '@portal/contract';
 import { HttpError } from '../../lib/http-error.ts';
+import { RATE_LIMITS, tooManyAttempts, type RateLimiter } from '../../lib/rate-limiter.ts';
 import type { AuditRepository } from '../audit/audit.repository.ts';
 import type { AuthUserRow, UsersRepository } from '../users/users.repository.ts';
 import { burnPasswordCheck, verifyPassword } from './passwords.ts';
@@ -12,11 +13,36 @@ interface Deps {
   tokens: TokenService;
   revokedTokens: RevokedTokensRepository;
   audit: AuditRepository;
+  limiter: RateLimiter;
 }
 
-export function createAuthService({ users, tokens, revokedTokens, audit }: Deps) {
+export function createAuthService({ users, tokens, revokedTokens, audit, limiter }: Deps) {
+  /**
+   * Counts the attempt against the address and the account before the password is
+   * checked, so parallel guesses cannot slip past the limits (RATE_LIMITS in lib/rate-limiter.ts).
+   */
+  async function admit(username: string, ip: string): Promise<void> {
+    const refuse = async (scope: 'address' | 'account', retryAfterMs: number) => {
+      await audit.record({
+        event: 'login.throttled',
+        username,
+        ip,
+        detail: { scope, retry_after_s: Math.ceil(retryAfterMs / 1000) },
+      });
+      return tooManyAttempts(retryAfterMs);
+    };
+    const byAddress = await limiter.take(RATE_LIMITS.loginAddress, ip);
+    if (!byAddress.allowed) throw await refuse('address', byAddress.retryAfterMs);
+    const byAccount = await limiter.take(RATE_LIMITS.loginAccount, username);
+    if (!byAccount.allowed) {
+      await limiter.refund(RATE_LIMITS.loginAddress, ip);
+      throw await refuse('account', byAccount.retryAfterMs);
+    }
+  }
+
   return {
     async login(credentials: TLoginRequest, ip: string): Promise<{ user: TSessionUser; token: string }> {
+      await admit(credentials.username, ip);
       const user = await users.findByUsername(credentials.username);
       const isValid = user
         ? await verifyPassword(user.password_hash, credentials.password)
@@ -32,6 +58,9 @@ export function createAuthService({ users, tokens, revokedTokens, audit }: Deps)
         });
         throw new HttpError(401, MSG.loginFailed);
       }
+      // Only failures count: a success forgets the account's failures and gives the address its attempt back.
+      await limiter.clear(RATE_LIMITS.loginAccount, credentials.username);
+      await limiter.refund(RATE_LIMITS.loginAddress, ip);
       const { token } = await tokens.issue(user.id);
       await audit.record({ event: 'login.success', userId: user.id, username: user.username, ip });
       return { user: users.toSessionUser(user), token };

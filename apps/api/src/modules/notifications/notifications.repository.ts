@@ -1,19 +1,152 @@
-import type { Insertable } from 'kysely';
+import type { TNotification } from '@portal/contract';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import { nowIso, type Database } from '../../db/database.ts';
-import type { NotificationsTable } from '../../db/schema.ts';
+import type { DB, NotificationsTable } from '../../db/schema.ts';
 
 export type NewNotification = Omit<Insertable<NotificationsTable>, 'id' | 'created_at'>;
+type NotificationRow = Selectable<NotificationsTable>;
 
+/** A query executor: the database or an open transaction. */
+export type Executor = Kysely<DB>;
+
+const columns = ['id', 'ticket_id', 'title', 'message', 'type', 'viewed', 'visible', 'created_at'] as const;
+
+export function toNotification(row: Omit<NotificationRow, 'user_id'>): TNotification {
+  return {
+    id: row.id,
+    ticket_id: row.ticket_id,
+    title: row.title,
+    message: row.message,
+    type: row.type,
+    viewed: Number(row.viewed),
+    visible: Number(row.visible),
+    created_at: row.created_at,
+    timestamp: Date.parse(row.created_at),
+  };
+}
+
+/**
+ * Notifications are rows per recipient; every read and write below is scoped
+ * to one `user_id`, so a caller can never reach another user's rows.
+ */
 export function createNotificationsRepository({ db }: Database) {
   return {
     /** Stores one notification for its recipient (`user_id`) and returns its id. */
-    async create(notification: NewNotification, trx = db): Promise<number> {
+    async create(notification: NewNotification, trx: Executor = db): Promise<number> {
       const row = await trx
         .insertInto('notifications')
         .values({ ...notification, created_at: nowIso() })
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;
+    },
+
+    /** The newest unread notifications, newest first. */
+    async listUnread(userId: number, limit: number): Promise<TNotification[]> {
+      const rows = await db
+        .selectFrom('notifications')
+        .select(columns)
+        .where('user_id', '=', userId)
+        .where('visible', '=', 1)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(toNotification);
+    },
+
+    async countUnread(userId: number): Promise<number> {
+      const row = await db
+        .selectFrom('notifications')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .where('user_id', '=', userId)
+        .where('visible', '=', 1)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
+    /** Unread notifications newer than `afterId`, oldest first: what a live stream has not sent yet. */
+    async listUnreadAfter(userId: number, afterId: number, limit: number): Promise<TNotification[]> {
+      const rows = await db
+        .selectFrom('notifications')
+        .select(columns)
+        .where('user_id', '=', userId)
+        .where('visible', '=', 1)
+        .where('id', '>', afterId)
+        .orderBy('id', 'asc')
+        .limit(limit)
+        .execute();
+      return rows.map(toNotification);
+    },
+
+    /** All notifications, read or not, newest first, one page before the cursor. */
+    async listHistory(userId: number, limit: number, beforeId?: number): Promise<TNotification[]> {
+      const rows = await db
+        .selectFrom('notifications')
+        .select(columns)
+        .where('user_id', '=', userId)
+        .$if(beforeId !== undefined, (qb) => qb.where('id', '<', beforeId!))
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(toNotification);
+    },
+
+    async latestId(userId: number): Promise<number> {
+      const row = await db
+        .selectFrom('notifications')
+        .select((eb) => eb.fn.max('id').as('max'))
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(row?.max ?? 0);
+    },
+
+    /** Marks the listed notifications of `userId` viewed; ids of other users match nothing. */
+    async markViewed(userId: number, ids: number[]): Promise<number> {
+      const result = await db
+        .updateTable('notifications')
+        .set({ viewed: 1 })
+        .where('user_id', '=', userId)
+        .where('id', 'in', ids)
+        .where('viewed', '=', 0)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    /** Marks the listed notifications of `userId` read (and viewed); ids of other users match nothing. */
+    async markRead(userId: number, ids: number[]): Promise<number> {
+      const result = await db
+        .updateTable('notifications')
+        .set({ visible: 0, viewed: 1 })
+        .where('user_id', '=', userId)
+        .where('id', 'in', ids)
+        .where('visible', '=', 1)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    async markAllRead(userId: number): Promise<number> {
+      const result = await db
+        .updateTable('notifications')
+        .set({ visible: 0, viewed: 1 })
+        .where('user_id', '=', userId)
+        .where('visible', '=', 1)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    /**
+     * Records a one-time key (a stream ticket's nonce) in `revoked_tokens`, the
+     * table every API process shares; false when it was already there, so a
+     * ticket opens one stream at most, whichever process receives it.
+     */
+    async claimOnce(key: string, userId: number, expiresAt: number): Promise<boolean> {
+      const row = await db
+        .insertInto('revoked_tokens')
+        .values({ jti: key, user_id: userId, expires_at: expiresAt })
+        .onConflict((oc) => oc.column('jti').doNothing())
+        .returning('jti')
+        .executeTakeFirst();
+      return row !== undefined;
     },
   };
 }

@@ -1,0 +1,87 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type StreamTransport from 'nodemailer/lib/stream-transport/index.js';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export type MailLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+
+export interface MailerOptions {
+  /** `smtp://user:pass@host:587` or `smtps://…:465`; nodemailer options may follow as a query (`?tls.rejectUnauthorized=false`). */
+  smtpUrl: string | undefined;
+  from: string;
+  /** Where messages go when there is no SMTP server (the dev outbox). */
+  outboxDir: string;
+  log: MailLog;
+  /** How many messages the dev outbox keeps; older ones are deleted. */
+  outboxLimit?: number;
+}
+
+export interface Mailer {
+  readonly mode: 'smtp' | 'outbox';
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+/**
+ * Real delivery over SMTP when `SMTP_URL` is set. Without it nothing leaves the machine:
+ * each message is logged and written as an `.eml` file to the dev outbox.
+ */
+export function createMailer(options: MailerOptions): Mailer {
+  const { smtpUrl, from, outboxDir, log } = options;
+  if (smtpUrl) {
+    const transport = nodemailer.createTransport(
+      { url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
+      { from },
+    );
+    return {
+      mode: 'smtp',
+      async send(message) {
+        const info = await transport.sendMail(message);
+        log.info({ to: message.to, subject: message.subject, messageId: info.messageId }, 'e-mail sent');
+      },
+      close: () => transport.close(),
+    };
+  }
+
+  const composerOptions: StreamTransport.Options = { streamTransport: true, buffer: true, newline: 'unix' };
+  const composer = nodemailer.createTransport(composerOptions, { from });
+  const outboxLimit = options.outboxLimit ?? 200;
+  let sequence = 0;
+  return {
+    mode: 'outbox',
+    async send(message) {
+      const info = (await composer.sendMail(message)) as unknown as StreamTransport.SentMessageInfo;
+      const raw = info.message as Buffer;
+      mkdirSync(outboxDir, { recursive: true });
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      sequence += 1;
+      const file = path.join(
+        outboxDir,
+        `${stamp}-${String(sequence).padStart(6, '0')}-${randomBytes(3).toString('hex')}.eml`,
+      );
+      writeFileSync(file, raw, { mode: 0o600 });
+      pruneOutbox(outboxDir, outboxLimit);
+      log.info(
+        { to: message.to, subject: message.subject, file, text: message.text },
+        'e-mail not sent (no SMTP_URL): kept in the dev outbox',
+      );
+    },
+    close: () => composer.close(),
+  };
+}
+
+function pruneOutbox(dir: string, keep: number) {
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.eml'))
+    .sort();
+  for (const file of files.slice(0, Math.max(0, files.length - keep))) rmSync(path.join(dir, file), { force: true });
+}

@@ -1,0 +1,73 @@
+import { ACTIVITY_MSG, NOTIFICATION_TEXT, TICKET_MSG, type TActivity } from '@portal/contract';
+import type { Database } from '../../db/database.ts';
+import { forbidden, notFound } from '../../lib/http-error.ts';
+import type { NotificationsService } from '../notifications/notifications.service.ts';
+import type { TicketsRepository } from '../tickets/tickets.repository.ts';
+import type { AuthUserRow } from '../users/users.repository.ts';
+import type { ActivitiesRepository } from './activities.repository.ts';
+
+interface Deps {
+  database: Database;
+  activities: ActivitiesRepository;
+  tickets: TicketsRepository;
+  notifications: Pick<NotificationsService, 'notify'>;
+}
+
+type Actor = Pick<AuthUserRow, 'id' | 'is_supervisor'>;
+type Mode = 'write' | 'read';
+
+/**
+ * The ticket's assignee adds and deletes its activities; a privileged role
+ * (is_supervisor) reads them; anyone else is refused (SPEC §6).
+ */
+export function createActivitiesService({ database, activities, tickets, notifications }: Deps) {
+  async function ticketFor(actor: Actor, ticketId: number) {
+    const ticket = await tickets.findOwnership(ticketId);
+    if (!ticket) throw notFound(TICKET_MSG.notFound);
+    const mode: Mode | null =
+      ticket.user_assigned_id === actor.id ? 'write' : Number(actor.is_supervisor) === 1 ? 'read' : null;
+    if (!mode) throw forbidden(ACTIVITY_MSG.cannotRead);
+    return { ticket, mode };
+  }
+
+  async function requireWrite(actor: Actor, ticketId: number) {
+    const { ticket, mode } = await ticketFor(actor, ticketId);
+    if (mode !== 'write') throw forbidden(ACTIVITY_MSG.onlyAssignee);
+    return ticket;
+  }
+
+  return {
+    async list(actor: Actor, query: { ticket_id: number; page: number; per_page: number; search: string }) {
+      const { mode } = await ticketFor(actor, query.ticket_id);
+      return { can_write: mode === 'write', data: await activities.list(query.ticket_id, query) };
+    },
+
+    async create(actor: Actor, input: { name: string; ticket_id: number }): Promise<TActivity> {
+      const ticket = await requireWrite(actor, input.ticket_id);
+      const id = await database.db.transaction().execute(async (trx) => {
+        const inserted = await activities.insert({ name: input.name, ticket_id: ticket.id, user_id: actor.id }, trx);
+        await notifications.notify(
+          {
+            recipientId: ticket.created_by,
+            actorId: actor.id,
+            ticketId: ticket.id,
+            message: NOTIFICATION_TEXT.activityAdded,
+          },
+          trx,
+        );
+        return inserted;
+      });
+      return (await activities.findById(id))!;
+    },
+
+    /** Status 2 deletes an activity (softly), status 1 restores it. */
+    async setStatus(actor: Actor, id: number, statusId: number): Promise<TActivity> {
+      const activity = await activities.findById(id);
+      if (!activity) throw notFound(ACTIVITY_MSG.notFound);
+      await requireWrite(actor, activity.ticket_id);
+      if (activity.status_id !== statusId) await activities.setStatus(id, statusId);
+      return (await activities.findById(id))!;
+    },
+  };
+}
+export type ActivitiesService = ReturnType<typeof createActivitiesService>;

@@ -1,0 +1,223 @@
+import {
+  MAX_ACTIVE_NOTIFICATIONS,
+  NOTIFICATION_TEXT,
+  RECORD_STATUS,
+  type NotificationType,
+  type TNotification,
+  type TNotificationHistoryQuery,
+} from '@portal/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Database } from '../../db/database.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import type { AuditRepository } from '../audit/audit.repository.ts';
+import type { RevokedTokensRepository } from '../auth/revoked-tokens.repository.ts';
+import type { TokenClaims } from '../auth/tokens.ts';
+import type { UsersRepository } from '../users/users.repository.ts';
+import { createNotificationBus } from './notifications.bus.ts';
+import { createNotificationsRepository, type Executor, type NewNotification } from './notifications.repository.ts';
+import { createStreamHub, type StreamSession } from './notifications.stream.ts';
+
+/** A stream ticket opens one stream within this many seconds of being issued. */
+export const STREAM_TICKET_TTL_SECONDS = 30;
+const MAX_STREAMS_PER_USER = 10;
+const TICKET_PREFIX = 'stream:';
+
+interface NotificationsServiceDeps {
+  database: Database;
+  databaseUrl: string | undefined;
+  secret: string;
+  users: UsersRepository;
+  revokedTokens: RevokedTokensRepository;
+  audit: AuditRepository;
+  heartbeatMs?: number;
+}
+
+export interface NotifyInput {
+  /** Who receives it; nobody when null. */
+  recipientId: number | null | undefined;
+  /** Who acted; never notified of their own action. */
+  actorId: number;
+  ticketId: number;
+  message: string;
+  type?: NotificationType;
+}
+
+interface TicketPayload {
+  /** user id */ u: number;
+  /** access token jti, iat, exp */ j: string;
+  i: number;
+  e: number;
+  /** ticket expiry (s) */ x: number;
+  /** single-use nonce */ n: string;
+}
+
+const refused = () => new HttpError(401, NOTIFICATION_TEXT.streamRefused);
+
+export function createNotificationsService(deps: NotificationsServiceDeps) {
+  const { database, users, revokedTokens, audit } = deps;
+  const repository = createNotificationsRepository(database);
+  const bus = createNotificationBus(database, deps.databaseUrl);
+
+  // Its own key, so a stream ticket is never a valid access token or CSRF token, nor the reverse.
+  const ticketKey = createHmac('sha256', deps.secret).update('notification-stream-ticket-key').digest();
+  const sign = (body: string) => createHmac('sha256', ticketKey).update(body).digest('base64url');
+
+  async function isSessionValid(session: StreamSession): Promise<boolean> {
+    if (session.tokenExp * 1000 <= Date.now()) return false;
+    const user = await users.findById(session.userId);
+    return (
+      user !== undefined &&
+      user.status_id === RECORD_STATUS.active &&
+      user.role_status_id === RECORD_STATUS.active &&
+      session.tokenIat * 1000 >= user.sessions_valid_after &&
+      !(await revokedTokens.isRevoked(session.tokenJti))
+    );
+  }
+
+  const hub = createStreamHub({ bus, repository, isSessionValid, heartbeatMs: deps.heartbeatMs ?? 25_000 });
+
+  /**
+   * Stores a notification and announces it to the recipient's live streams.
+   * Pass the transaction the notification belongs to: the announcement then
+   * takes effect only if it commits (nothing is pushed for a rollback), so
+   * callers never publish by hand.
+   */
+  async function create(notification: NewNotification, trx?: Executor): Promise<number> {
+    const executor = trx ?? database.db;
+    const id = await repository.create(notification, executor);
+    await bus.signal(notification.user_id, executor);
+    return id;
+  }
+
+  return {
+    create,
+
+    /** A ticket notification (title 'Ticket #id') for `recipientId`, unless they are the one who acted. */
+    async notify(input: NotifyInput, trx?: Executor): Promise<number | null> {
+      if (!input.recipientId || input.recipientId === input.actorId) return null;
+      return create(
+        {
+          user_id: input.recipientId,
+          ticket_id: input.ticketId,
+          title: NOTIFICATION_TEXT.title(input.ticketId),
+          message: input.message,
+          type: input.type ?? 'info',
+        },
+        trx,
+      );
+    },
+
+    /** Wakes `userId`'s streams; only for notifications written without `create` (same transaction rule). */
+    publish: (userId: number, trx?: Executor) => bus.signal(userId, trx ?? database.db),
+
+    async listActive(userId: number): Promise<{ data: TNotification[]; total: number }> {
+      const [data, total] = await Promise.all([
+        repository.listUnread(userId, MAX_ACTIVE_NOTIFICATIONS),
+        repository.countUnread(userId),
+      ]);
+      return { data, total };
+    },
+
+    async listHistory(userId: number, query: TNotificationHistoryQuery) {
+      const rows = await repository.listHistory(userId, query.limit + 1, query.before_id);
+      return { data: rows.slice(0, query.limit), has_more: rows.length > query.limit };
+    },
+
+    markViewed: (userId: number, ids: number[]) => repository.markViewed(userId, unique(ids)),
+    markRead: (userId: number, ids: number[]) => repository.markRead(userId, unique(ids)),
+    markAllRead: (userId: number) => repository.markAllRead(userId),
+
+    /**
+     * A short-lived, single-use credential for `GET /notifications/stream`.
+     * EventSource cannot send an Authorization header, and the access token
+     * must never travel in a URL (logs, history), so the client trades it for
+     * this ticket first. It is bound to the access token: the stream ends when
+     * that token expires or is revoked.
+     */
+    issueStreamTicket(userId: number, claims: TokenClaims): string {
+      const payload: TicketPayload = {
+        u: userId,
+        j: claims.jti,
+        i: claims.iat,
+        e: claims.exp,
+        x: Math.floor(Date.now() / 1000) + STREAM_TICKET_TTL_SECONDS,
+        n: randomBytes(16).toString('base64url'),
+      };
+      const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+      return `${body}.${sign(body)}`;
+    },
+
+    /** Checks and uses up a stream ticket; a 401 for a forged, expired or reused one or an ended session. */
+    async redeemStreamTicket(ticket: string, ip: string): Promise<StreamSession> {
+      const payload = verifyTicket(ticket, sign);
+      const session = payload && {
+        userId: payload.u,
+        tokenJti: payload.j,
+        tokenIat: payload.i,
+        tokenExp: payload.e,
+      };
+      const isAccepted =
+        payload !== null &&
+        payload.x > Date.now() / 1000 &&
+        (await repository.claimOnce(`${TICKET_PREFIX}${payload.n}`, payload.u, payload.x)) &&
+        (await isSessionValid(session!));
+      if (!isAccepted) {
+        await audit.record({ event: 'notifications.stream_refused', userId: payload?.u ?? null, ip });
+        throw refused();
+      }
+      if (hub.countFor(session!.userId) >= MAX_STREAMS_PER_USER) {
+        throw new HttpError(429, 'Demasiadas conexiones de notificaciones abiertas.');
+      }
+      return session!;
+    },
+
+    /** The newest notification id of `userId`: where a stream opened without `since` starts. */
+    latestIdOf: (userId: number) => repository.latestId(userId),
+
+    /** Sends, over a hijacked response, every unread notification newer than `since` and then each new one. */
+    openStream(raw: ServerResponse, session: StreamSession, since: number, headers: OutgoingHttpHeaders) {
+      return hub.open(raw, session, since, headers);
+    },
+
+    /** How many live streams this process holds. */
+    get openStreams() {
+      return hub.size;
+    },
+
+    /** Runs the heartbeat now: pings every stream and ends those whose session has ended. */
+    revalidateStreams: () => hub.revalidate(),
+
+    async start(log: FastifyBaseLogger) {
+      hub.setLogger(log);
+      await bus.start(log);
+    },
+    closeStreams: () => hub.closeAll(),
+    close: () => bus.close(),
+  };
+}
+export type NotificationsService = ReturnType<typeof createNotificationsService>;
+
+const unique = (ids: number[]) => [...new Set(ids)];
+
+function verifyTicket(ticket: string, sign: (body: string) => string): TicketPayload | null {
+  const [body, signature, ...rest] = ticket.split('.');
+  if (!body || !signature || rest.length > 0) return null;
+  const expected = Buffer.from(sign(body));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  try {
+    const p = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<TicketPayload>;
+    const isWellFormed =
+      Number.isSafeInteger(p.u) &&
+      typeof p.j === 'string' &&
+      typeof p.i === 'number' &&
+      typeof p.e === 'number' &&
+      typeof p.x === 'number' &&
+      typeof p.n === 'string';
+    return isWellFormed ? (p as TicketPayload) : null;
+  } catch {
+    return null;
+  }
+}

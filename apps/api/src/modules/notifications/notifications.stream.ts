@@ -1,0 +1,158 @@
+import { NOTIFICATION_STREAM_EVENTS, type TNotification } from '@portal/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { NotificationBus } from './notifications.bus.ts';
+import type { NotificationsRepository } from './notifications.repository.ts';
+
+/** Who a stream belongs to, and the access token it was opened with (its lifetime bounds the stream's). */
+export interface StreamSession {
+  userId: number;
+  tokenJti: string;
+  tokenIat: number;
+  tokenExp: number;
+}
+
+export type StreamEndReason = 'shutdown' | 'session';
+
+interface Stream {
+  session: StreamSession;
+  ping(): void;
+  end(reason: StreamEndReason): void;
+}
+
+interface StreamHubDeps {
+  bus: NotificationBus;
+  repository: Pick<NotificationsRepository, 'listUnreadAfter'>;
+  isSessionValid(session: StreamSession): Promise<boolean>;
+  heartbeatMs: number;
+}
+
+const BATCH = 100;
+
+const frame = (event: string, data: unknown, id?: number) =>
+  `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/**
+ * The open server-sent-event streams of this process. Each stream subscribes to
+ * its user's signals and, on each one, sends the unread notifications newer
+ * than the last one it sent, read from the database.
+ */
+export function createStreamHub({ bus, repository, isSessionValid, heartbeatMs }: StreamHubDeps) {
+  const streams = new Set<Stream>();
+  let log: FastifyBaseLogger | undefined;
+  let isClosed = false;
+
+  const heartbeat = setInterval(() => void revalidate(), heartbeatMs);
+  heartbeat.unref();
+
+  /** Pings every stream (so proxies keep it and dead sockets surface) and ends the ones whose session ended. */
+  async function revalidate() {
+    await Promise.all(
+      [...streams].map(async (stream) => {
+        stream.ping();
+        if (!(await isSessionValid(stream.session).catch(() => true))) stream.end('session');
+      }),
+    );
+  }
+
+  return {
+    setLogger(logger: FastifyBaseLogger) {
+      log = logger;
+    },
+
+    countFor(userId: number): number {
+      let count = 0;
+      for (const s of streams) if (s.session.userId === userId) count += 1;
+      return count;
+    },
+
+    get size() {
+      return streams.size;
+    },
+
+    /** Takes over a hijacked response and keeps it open until the client leaves or the server ends it. */
+    async open(raw: ServerResponse, session: StreamSession, since: number, headers: OutgoingHttpHeaders) {
+      const { userId } = session;
+      let lastId = since;
+      let isOpen = true;
+      let isPumping = false;
+      let isPumpRequested = false;
+
+      const write = (chunk: string) => {
+        if (isOpen && !raw.writableEnded && !raw.destroyed) raw.write(chunk);
+      };
+
+      const pump = async () => {
+        if (isPumping) {
+          isPumpRequested = true;
+          return;
+        }
+        isPumping = true;
+        try {
+          do {
+            isPumpRequested = false;
+            const rows: TNotification[] = await repository.listUnreadAfter(userId, lastId, BATCH);
+            for (const row of rows) {
+              write(frame(NOTIFICATION_STREAM_EVENTS.notification, row, row.id));
+              lastId = row.id;
+            }
+            if (rows.length === BATCH) isPumpRequested = true;
+          } while (isPumpRequested && isOpen);
+        } catch (error) {
+          log?.warn({ err: error, userId }, 'notifications: stream read failed');
+        } finally {
+          isPumping = false;
+        }
+      };
+
+      const cleanup = () => {
+        if (!isOpen) return;
+        isOpen = false;
+        unsubscribe();
+        streams.delete(stream);
+      };
+
+      const stream: Stream = {
+        session,
+        ping() {
+          if (raw.destroyed || raw.writableEnded) cleanup();
+          else write(': ping\n\n');
+        },
+        end(reason) {
+          write(frame(NOTIFICATION_STREAM_EVENTS.end, { reason }));
+          cleanup();
+          raw.end();
+        },
+      };
+
+      raw.writeHead(200, {
+        ...headers,
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-store, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      raw.flushHeaders();
+      const unsubscribe = bus.subscribe(userId, () => void pump());
+      streams.add(stream);
+      raw.on('close', cleanup);
+      raw.on('error', cleanup);
+      // The client may have left while the stream was being set up.
+      if (raw.destroyed) return cleanup();
+
+      write(frame(NOTIFICATION_STREAM_EVENTS.ready, { since: lastId }));
+      if (isClosed) return stream.end('shutdown');
+      await pump();
+    },
+
+    revalidate,
+
+    /** Ends every stream with an `end` event, so `app.close()` does not wait on them. */
+    closeAll() {
+      isClosed = true;
+      clearInterval(heartbeat);
+      for (const stream of [...streams]) stream.end('shutdown');
+    },
+  };
+}
+export type StreamHub = ReturnType<typeof createStreamHub>;

@@ -1,0 +1,168 @@
+import multipart from '@fastify/multipart';
+import {
+  MSG,
+  PROFILE_MSG,
+  SECTIONS,
+  ZChangePasswordRequest,
+  ZChangePasswordResponse,
+  ZErrorResponse,
+  ZIdParam,
+  ZImageResponse,
+  ZLaboralInformation,
+  ZUserProfileUpdate,
+  ZUserUpdateResponse,
+} from '@portal/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { HttpError, notFound, validationFailed } from '../../lib/http-error.ts';
+import { currentUser } from '../../plugins/access.ts';
+import type { Services } from '../../services.ts';
+import { contentTypeOf, DEFAULT_AVATAR, DEFAULT_AVATAR_SVG, MAX_AVATAR_BYTES } from './avatars.ts';
+
+const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
+const tags = ['profile'];
+
+/** Users read and change their own; other users' records need the users section. */
+const selfOr = (flag: 'r' | 'u') => ({ section: SECTIONS.users, flag, unlessSelf: 'id' });
+
+export const profileRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  const { profile, avatars } = services;
+
+  await app.register(multipart, { limits: { fileSize: MAX_AVATAR_BYTES, files: 1, fields: 4, parts: 5 } });
+
+  app.get(
+    '/users/laboral-information/:id',
+    {
+      config: { access: selfOr('r') },
+      schema: {
+        tags,
+        summary: 'Información laboral: tipo de usuario (rol), área, supervisor y sucursal',
+        params: ZIdParam,
+        response: { 200: ZLaboralInformation, ...errors },
+      },
+    },
+    async (request) => ({ status: true as const, ...(await profile.laboralInformation(request.params.id)) }),
+  );
+
+  app.put(
+    '/users/update/:id',
+    {
+      config: { access: selfOr('u') },
+      schema: {
+        tags,
+        summary: 'Actualiza un usuario: sus datos personales (el propio usuario) o todos (sección de usuarios)',
+        description:
+          'Sin la sección us_main (u) solo se cambian nombre, apellidos, usuario y correo del propio usuario; rol, área, supervisor, sucursal y estado se rechazan.',
+        params: ZIdParam,
+        body: ZUserProfileUpdate,
+        response: { 200: ZUserUpdateResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      const data = await profile.update(actor, request.params.id, request.body);
+      // The record's shape is checked (and stripped) by the response schema.
+      return {
+        status: true as const,
+        message: actor.id === request.params.id ? PROFILE_MSG.updated : MSG.updated,
+        data: data as never,
+      };
+    },
+  );
+
+  app.post(
+    '/users/change-password/:id',
+    {
+      config: { access: selfOr('u') },
+      schema: {
+        tags,
+        summary: 'Cambia la contraseña y cierra las demás sesiones del usuario',
+        description:
+          'current_password es la contraseña actual del usuario (o la del administrador que cambia la de otro). Al cambiar la propia se devuelve un token nuevo en data.token.',
+        params: ZIdParam,
+        body: ZChangePasswordRequest,
+        response: {
+          200: ZChangePasswordResponse,
+          422: ZChangePasswordResponse,
+          401: ZErrorResponse,
+          403: ZErrorResponse,
+          404: ZErrorResponse,
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await profile.changePassword(currentUser(request), request.params.id, request.body, request.ip);
+      return reply.status(result.statusCode).send(result.body);
+    },
+  );
+
+  app.get(
+    '/images/:id',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags,
+        summary: 'URL del avatar del usuario (una imagen por defecto si no subió ninguna)',
+        params: ZIdParam,
+        response: { 200: ZImageResponse, ...errors },
+      },
+    },
+    async (request) => ({ status: true as const, url: await profile.imageUrl(request.params.id) }),
+  );
+
+  app.post(
+    '/users/:id/avatar',
+    {
+      config: { access: selfOr('u') },
+      schema: {
+        tags,
+        summary: 'Sube el avatar del usuario (multipart, un archivo PNG, JPG o WebP de hasta 2 MB)',
+        params: ZIdParam,
+        consumes: ['multipart/form-data'],
+        response: {
+          200: ZImageResponse.extend({ message: z.string() }),
+          413: ZErrorResponse,
+          415: ZErrorResponse,
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      if (!request.isMultipart()) throw new HttpError(415, PROFILE_MSG.avatarInvalid);
+      const file = await request.file();
+      if (!file) throw validationFailed({ file: [PROFILE_MSG.avatarMissing] });
+      let bytes: Buffer;
+      try {
+        bytes = await file.toBuffer();
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new HttpError(413, PROFILE_MSG.avatarTooLarge);
+        }
+        throw error;
+      }
+      const url = await profile.replaceAvatar(request.params.id, bytes);
+      return { status: true as const, message: PROFILE_MSG.avatarUpdated, url };
+    },
+  );
+
+  app.get(
+    '/avatars/:file',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: 'La imagen de un avatar (nombres aleatorios) o la imagen por defecto',
+        params: z.object({ file: z.string().max(64) }),
+      },
+    },
+    async (request, reply) => {
+      const { file } = request.params;
+      if (file === DEFAULT_AVATAR) {
+        return reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(DEFAULT_AVATAR_SVG);
+      }
+      const bytes = await avatars.read(file);
+      if (!bytes) throw notFound();
+      return reply.type(contentTypeOf(file)).header('Cache-Control', 'public, max-age=31536000, immutable').send(bytes);
+    },
+  );
+};

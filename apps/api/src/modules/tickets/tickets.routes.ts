@@ -1,0 +1,163 @@
+import {
+  SECTIONS,
+  TICKET_MSG,
+  ZAssignParams,
+  ZAssignResponse,
+  ZAssignableUsersPage,
+  ZErrorResponse,
+  ZIdParam,
+  ZLastTickets,
+  ZTicketListQuery,
+  ZTicketPage,
+  ZTicketResponse,
+  ZTicketWrite,
+} from '@portal/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { currentUser } from '../../plugins/access.ts';
+import type { Services } from '../../services.ts';
+
+const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
+const tags = ['tickets'];
+
+export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  const { tickets } = services;
+  const either = (flags: ('w' | 'u')[]) => ({
+    anyOf: [SECTIONS.tickets, SECTIONS.generalTickets].flatMap((section) => flags.map((flag) => ({ section, flag }))),
+  });
+
+  app.post(
+    '/tickets',
+    {
+      config: { access: { section: SECTIONS.tickets, flag: 'r' } },
+      schema: {
+        tags,
+        summary: 'Mis Tickets: los creados por el usuario o asignados a él, más recientes primero',
+        body: ZTicketListQuery,
+        response: { 200: ZTicketPage, ...errors },
+      },
+    },
+    async (request) => ({ status: true as const, ...(await tickets.listMine(currentUser(request), request.body)) }),
+  );
+
+  app.post(
+    '/general-tickets',
+    {
+      config: { access: { section: SECTIONS.generalTickets, flag: 'r' } },
+      schema: {
+        tags,
+        summary: 'Tickets Generales: todos los tickets, más recientes primero',
+        body: ZTicketListQuery,
+        response: { 200: ZTicketPage, ...errors },
+      },
+    },
+    async (request) => ({ status: true as const, ...(await tickets.listGeneral(request.body)) }),
+  );
+
+  for (const history of ['current', 'old'] as const) {
+    app.post(
+      `/tickets/${history}`,
+      {
+        config: {
+          access: { section: history === 'current' ? SECTIONS.currentTickets : SECTIONS.oldTickets, flag: 'r' },
+        },
+        schema: {
+          tags,
+          summary:
+            history === 'current'
+              ? 'Tickets Actuales: los que no están en una etapa cerrada'
+              : 'Tickets Antiguos: los que están en una etapa cerrada',
+          description:
+            'Todos los tickets para quien puede ver Tickets Generales; si no, los creados por el usuario o asignados a él.',
+          body: ZTicketListQuery,
+          response: { 200: ZTicketPage, ...errors },
+        },
+      },
+      async (request) => ({
+        status: true as const,
+        ...(await tickets.listHistory(currentUser(request), history, request.body)),
+      }),
+    );
+  }
+
+  app.post(
+    '/tickets/create',
+    {
+      config: { access: either(['w']) },
+      schema: {
+        tags,
+        summary: 'Crea un ticket; el creador es el usuario de la sesión',
+        body: ZTicketWrite,
+        response: { 201: ZTicketResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const data = await tickets.create(currentUser(request), request.body);
+      return reply.status(201).send({ status: true as const, message: TICKET_MSG.created, data });
+    },
+  );
+
+  app.put(
+    '/tickets/update/:id',
+    {
+      config: { access: either(['u']) },
+      schema: {
+        tags,
+        summary: 'Actualiza un ticket (Mis Tickets: solo los propios; Tickets Generales: cualquiera)',
+        params: ZIdParam,
+        body: ZTicketWrite,
+        response: { 200: ZTicketResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      status: true as const,
+      message: TICKET_MSG.updated,
+      data: await tickets.update(currentUser(request), request.params.id, request.body),
+    }),
+  );
+
+  app.patch(
+    '/tickets/:id/assign/:userId',
+    {
+      config: { access: either(['w', 'u']) },
+      schema: {
+        tags,
+        summary: 'Asigna el ticket a un usuario y le envía una notificación',
+        description: 'Asignar un ticket sin asignado requiere w; cambiar el asignado requiere u.',
+        params: ZAssignParams,
+        response: { 200: ZAssignResponse, 409: ZErrorResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      status: true as const,
+      message: TICKET_MSG.assigned,
+      data: await tickets.assign(currentUser(request), request.params.id, request.params.userId),
+    }),
+  );
+
+  app.post(
+    '/tickets/assignable-users',
+    {
+      config: { access: either(['w', 'u']) },
+      schema: {
+        tags,
+        summary: 'Usuarios activos a los que se puede asignar un ticket (modal Asignar)',
+        body: ZTicketListQuery,
+        response: { 200: ZAssignableUsersPage, ...errors },
+      },
+    },
+    async (request) => ({ status: true as const, ...(await tickets.assignableUsers(request.body)) }),
+  );
+
+  app.get(
+    '/tickets/last-three',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags,
+        summary: 'Los tres tickets más recientes del usuario (creados o asignados)',
+        response: { 200: ZLastTickets, 401: ZErrorResponse },
+      },
+    },
+    async (request) => tickets.lastThree(currentUser(request)),
+  );
+};

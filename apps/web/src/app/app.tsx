@@ -1,0 +1,29 @@
+import { MantineProvider } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
+import { RouterProvider } from 'react-router';
+import { onSessionLost } from '@/lib/api-client.ts';
+import { notifyWarning } from '@/lib/notify.ts';
+import { clearSession, getSession } from '@/lib/session.ts';
+import { createAppRouter } from './router.tsx';
+import { cssVariablesResolver, theme } from './theme.ts';
+
+// The toasts' container arrives after the first paint; `notifications.show()` queues until then.
+const Notifications = lazy(() => import('@mantine/notifications').then((m) => ({ default: m.Notifications })));
+
+// SPEC §4: a 401 or an HTML answer clears the session; the guards then show /login.
+onSessionLost((message) => {
+  if (getSession()) notifyWarning(message, 'Inicia sesión para continuar', 3000);
+  clearSession();
+});
+
+export function App() {
+  const [router] = useState(createAppRouter);
+  return (
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
+      <Suspense fallback={null}>
+        <Notifications position="top-right" limit={4} zIndex={1000} />
+      </Suspense>
+      <RouterProvider router={router} />
+    </MantineProvider>
+  );
+}

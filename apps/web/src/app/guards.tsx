@@ -1,0 +1,38 @@
+import { useEffect } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { homePath, paths } from '@/config/paths.ts';
+import { clearSession, hasLiveSession, useSession } from '@/lib/session.ts';
+
+export interface LoginRedirectState {
+  from?: string;
+}
+
+/** /login and the like: a signed-in user goes to /tickets (SPEC §2). */
+export function GuestOnly() {
+  const session = useSession();
+  const location = useLocation();
+  const isLive = hasLiveSession(session);
+  useEffect(() => {
+    if (session && !isLive) clearSession();
+  }, [session, isLive]);
+  if (isLive) {
+    const from = (location.state as LoginRedirectState | null)?.from;
+    return <Navigate to={from && from !== paths.logout ? from : homePath} replace />;
+  }
+  return <Outlet />;
+}
+
+/** Signed-in screens: without a live session (missing or expired token) the browser goes to /login. */
+export function RequireSession() {
+  const session = useSession();
+  const location = useLocation();
+  const isLive = hasLiveSession(session);
+  useEffect(() => {
+    if (session && !isLive) clearSession();
+  }, [session, isLive]);
+  if (!isLive) {
+    const state: LoginRedirectState = { from: location.pathname + location.search };
+    return <Navigate to={paths.login} replace state={state} />;
+  }
+  return <Outlet />;
+}

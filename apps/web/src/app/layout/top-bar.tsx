@@ -1,0 +1,92 @@
+import { ActionIcon, Avatar, Burger, Divider, Group, Menu, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
+import { useFullscreenDocument } from '@mantine/hooks';
+import { IconLogout, IconMaximize, IconMinimize, IconSettings, IconUserCircle } from '@tabler/icons-react';
+import { Link, useLocation } from 'react-router';
+import { DEFAULT_MENU_ICON, DEFAULT_MENU_NAME, entryForPath } from '@/config/menu.ts';
+import { paths } from '@/config/paths.ts';
+import { NotificationBell } from '@/features/notifications/components/notification-bell.tsx';
+import { fullName, useSession } from '@/lib/session.ts';
+
+const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part[0]!.toUpperCase())
+    .join('');
+
+export function TopBar({ isDrawerOpen, onToggleDrawer }: { isDrawerOpen: boolean; onToggleDrawer: () => void }) {
+  const session = useSession();
+  const { pathname } = useLocation();
+  const entry = entryForPath(pathname);
+  const Icon = entry.icon ?? DEFAULT_MENU_ICON;
+  const title = entry.name ?? DEFAULT_MENU_NAME;
+  const { toggle: toggleFullscreen, fullscreen } = useFullscreenDocument();
+  const user = session?.user;
+  const name = user ? fullName(user) : '';
+
+  return (
+    <>
+      <Burger
+        opened={isDrawerOpen}
+        onClick={onToggleDrawer}
+        hiddenFrom="sm"
+        size="sm"
+        aria-label={isDrawerOpen ? 'Cerrar menú' : 'Abrir menú'}
+      />
+      <Group gap="sm" wrap="nowrap" style={{ flex: 1, minWidth: 0 }}>
+        <ThemeIcon variant="light" size="lg" radius="md" visibleFrom="xs">
+          <Icon size={20} stroke={1.7} />
+        </ThemeIcon>
+        <Title order={1} size="h4" fw={650} lineClamp={1}>
+          {title}
+        </Title>
+      </Group>
+
+      <Group gap={6} wrap="nowrap">
+        <NotificationBell />
+        <Tooltip label={fullscreen ? 'Salir de pantalla completa' : 'Pantalla completa'}>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size="lg"
+            onClick={toggleFullscreen}
+            aria-label={fullscreen ? 'Salir de pantalla completa' : 'Pantalla completa'}
+            visibleFrom="xs"
+          >
+            {fullscreen ? <IconMinimize size={20} stroke={1.7} /> : <IconMaximize size={20} stroke={1.7} />}
+          </ActionIcon>
+        </Tooltip>
+        <Divider orientation="vertical" mx={4} visibleFrom="sm" />
+        <Group gap="sm" wrap="nowrap">
+          <Avatar color="brand" radius="xl" size={36} alt={name || 'Usuario'}>
+            {initials(name) || 'U'}
+          </Avatar>
+          <Stack gap={0} visibleFrom="sm" style={{ lineHeight: 1.2 }}>
+            <Text size="sm" fw={600} lh={1.3}>
+              {name}
+            </Text>
+            <Text size="xs" c="dimmed" lh={1.3}>
+              @{user?.username || 'Usuario'}
+            </Text>
+          </Stack>
+        </Group>
+        <Menu position="bottom-end" width={180} shadow="md">
+          <Menu.Target>
+            <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Configuración de la cuenta">
+              <IconSettings size={20} stroke={1.7} />
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item component={Link} to={paths.usersProfile} leftSection={<IconUserCircle size={16} />}>
+              Perfil
+            </Menu.Item>
+            <Menu.Item component={Link} to={paths.logout} color="red" leftSection={<IconLogout size={16} />}>
+              Salir
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      </Group>
+    </>
+  );
+}

@@ -1,0 +1,102 @@
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { homePath, paths, routeNameOf } from '@/config/paths.ts';
+import { NotFound } from '@/components/ui/not-found.tsx';
+import { PageLoader } from '@/components/ui/page-loader.tsx';
+import { hasLiveSession, useSession } from '@/lib/session.ts';
+import { GuestOnly, RequireSession } from './guards.tsx';
+import { screens, type Screen } from './routes.tsx';
+
+const AppLayout = lazy(() => import('./layout/app-layout.tsx'));
+const PermissionGate = lazy(() => import('./layout/permission-gate.tsx'));
+const QueryProvider = lazy(() => import('./query-provider.tsx'));
+
+/** One lazy component per module, so screens sharing a module share a chunk and a component. */
+const lazyByLoader = new Map<Screen['load'], LazyExoticComponent<ComponentType>>();
+function lazyScreen(load: Screen['load']) {
+  let component = lazyByLoader.get(load);
+  if (!component) {
+    component = lazy(load);
+    lazyByLoader.set(load, component);
+  }
+  return component;
+}
+
+function toRoute(screen: Screen): RouteObject {
+  const Page = lazyScreen(screen.load);
+  const page =
+    screen.access === 'permission' ? (
+      <PermissionGate routeName={routeNameOf(screen.path)}>
+        <Page />
+      </PermissionGate>
+    ) : (
+      <Page />
+    );
+  return { path: screen.path, element: page };
+}
+
+function Standalone({ children }: { children: React.ReactNode }) {
+  return <Suspense fallback={<PageLoader fullScreen />}>{children}</Suspense>;
+}
+
+/** A screen outside the layout that may use TanStack Query (recovery, logout). */
+function StandaloneWithQueries({ children }: { children: React.ReactNode }) {
+  return (
+    <Standalone>
+      <QueryProvider>{children}</QueryProvider>
+    </Standalone>
+  );
+}
+
+/** Unknown paths: the 404 page, inside the layout for a signed-in user (DESIGN.md). */
+function UnknownPath() {
+  const session = useSession();
+  if (hasLiveSession(session)) {
+    return (
+      <Standalone>
+        <AppLayout>
+          <NotFound backTo={homePath} backLabel="Ir al inicio" headingOrder={2} />
+        </AppLayout>
+      </Standalone>
+    );
+  }
+  return <NotFound backTo={paths.login} backLabel="Ir a iniciar sesión" />;
+}
+
+/** The bare address: home when signed in, else /login. */
+function Root() {
+  const session = useSession();
+  return <Navigate to={hasLiveSession(session) ? homePath : paths.login} replace />;
+}
+
+const byAccess = (...access: Screen['access'][]) => screens.filter((s) => access.includes(s.access));
+const signedIn = byAccess('session', 'permission');
+/** /login stays light (no query client); other screens outside the layout get one. */
+const standaloneRoute = (screen: Screen): RouteObject => {
+  const route = toRoute(screen);
+  const Wrapper = screen.access === 'guest' ? Standalone : StandaloneWithQueries;
+  return { ...route, element: <Wrapper>{route.element}</Wrapper> };
+};
+
+export const routes: RouteObject[] = [
+  { path: '/', element: <Root /> },
+  { element: <GuestOnly />, children: byAccess('guest').map(standaloneRoute) },
+  ...byAccess('public').map(standaloneRoute),
+  {
+    element: <RequireSession />,
+    children: [
+      ...signedIn.filter((s) => s.withLayout === false).map(standaloneRoute),
+      {
+        element: (
+          <Standalone>
+            <AppLayout />
+          </Standalone>
+        ),
+        children: signedIn.filter((s) => s.withLayout !== false).map(toRoute),
+      },
+    ],
+  },
+  { path: '*', element: <UnknownPath /> },
+];
+
+export const createAppRouter = () => createBrowserRouter(routes);

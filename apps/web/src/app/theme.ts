@@ -1,0 +1,42 @@
+import { createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
+
+/** A deep logistics blue: the one brand colour (DESIGN.md). */
+const brand: MantineColorsTuple = [
+  '#eaf1fc',
+  '#d3e0f6',
+  '#a4bfec',
+  '#739ce2',
+  '#4b7fd9',
+  '#316cd4',
+  '#2362d3',
+  '#1652bb',
+  '#0f3f99',
+  '#07337f',
+];
+
+export const theme = createTheme({
+  primaryColor: 'brand',
+  primaryShade: { light: 8, dark: 6 },
+  colors: { brand },
+  fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+  headings: { fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif', fontWeight: '650' },
+  defaultRadius: 'md',
+  focusRing: 'auto',
+  components: {
+    Tooltip: { defaultProps: { withArrow: true, openDelay: 150 } },
+    Modal: {
+      defaultProps: {
+        centered: true,
+        overlayProps: { backgroundOpacity: 0.45, blur: 2 },
+        closeButtonProps: { 'aria-label': 'Cerrar' },
+      },
+    },
+  },
+});
+
+/** Dimmed text one shade darker than Mantine's default, so it keeps a 4.5:1 contrast (WCAG AA). */
+export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
+  variables: {},
+  light: { '--mantine-color-dimmed': t.colors.gray[7]! },
+  dark: {},
+});

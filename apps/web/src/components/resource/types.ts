@@ -1,0 +1,75 @@
+import type { CatalogResourceName, SanitizerType, SectionName, TCatalogRecord } from '@portal/contract';
+import type { ReactNode } from 'react';
+import type { OptionSource } from '@/lib/resource-api.ts';
+
+export interface TextField {
+  kind: 'text';
+  name: string;
+  label: string;
+  /** The character rule of SPEC §5 applied as the user types. */
+  rule: SanitizerType;
+  inputType?: 'text' | 'email' | 'password';
+  required?: boolean;
+  /** Only in the create form (the password of a user). */
+  createOnly?: boolean;
+  maxLength?: number;
+  placeholder?: string;
+}
+
+export interface SelectField {
+  kind: 'select';
+  name: string;
+  label: string;
+  /** Options from /statuses, a resource's active records, or a fixed list. */
+  source: OptionSource | { value: string; label: string }[];
+  required?: boolean;
+  /** Shown but not editable when editing (the section of a section permission). */
+  fixedOnEdit?: boolean;
+  defaultValue?: string;
+}
+
+export interface CheckboxField {
+  kind: 'checkbox';
+  name: string;
+  label: string;
+}
+
+export type ResourceField = TextField | SelectField | CheckboxField;
+
+export type FormValues = Record<string, string | boolean>;
+export type FormMode = 'create' | 'edit';
+
+export interface ResourceColumn<R> {
+  header: string;
+  render: (record: R) => ReactNode;
+  /** Right-aligned narrow column (flags). */
+  isCompact?: boolean;
+}
+
+export interface ResourceConfig<N extends CatalogResourceName = CatalogResourceName> {
+  resource: N;
+  section: SectionName;
+  /** Heading of the list (also the page size key). */
+  title: string;
+  /** 'área' in 'Agregar área' / 'Editar área'. */
+  singular: string;
+  columns: ResourceColumn<TCatalogRecord<N>>[];
+  fields: ResourceField[];
+  modalSize?: 'md' | 'lg' | 'xl';
+  /** Columns of the form grid (1 or 2). */
+  formColumns?: 1 | 2;
+}
+
+/** Status select of every form, from /statuses (SPEC §3). */
+export const statusField: SelectField = {
+  kind: 'select',
+  name: 'status_id',
+  label: 'Estado',
+  source: 'statuses',
+  required: true,
+  defaultValue: '1',
+};
+
+/** Lets a catalogue list hold configs of different resources. */
+export const defineResource = <N extends CatalogResourceName>(config: ResourceConfig<N>) =>
+  config as unknown as ResourceConfig;

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { entryForPath, filterMenu, logoutItem, menu } from './menu.ts';
+
+const names = (items: ReturnType<typeof filterMenu>) =>
+  items.map((i) => [i.name, (i.submenu ?? []).map((c) => c.name)]);
+
+describe('menu', () => {
+  it('keeps only the routes the role may open and drops empty groups (SPEC §6)', () => {
+    const agent = filterMenu(menu, new Set(['tickets', 'record-tickets']));
+    expect(names(agent)).toEqual([['Tickets', ['Mis Tickets', 'Historial']]]);
+    expect(filterMenu([logoutItem], new Set())).toEqual([logoutItem]);
+  });
+
+  it('has the four groups of SPEC §2 with the seven catalogues', () => {
+    expect(menu.map((g) => g.name)).toEqual(['Tickets', 'Catálogos', 'Accesos', 'Reportes']);
+    expect(menu[1]!.submenu).toHaveLength(7);
+  });
+
+  it('names the current page after its menu entry', () => {
+    expect(entryForPath('/routes').name).toBe('Roles y Permisos');
+    expect(entryForPath('/users-profile').name).toBe('Perfil');
+    expect(entryForPath('/nada').name).toBe('Página no encontrada');
+  });
+});

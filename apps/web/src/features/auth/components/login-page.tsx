@@ -1,0 +1,129 @@
+import { Alert, Anchor, Box, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { sanitize } from '@portal/contract';
+import { IconAlertCircle, IconCheck } from '@tabler/icons-react';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { LogoMark } from '@/components/ui/logo.tsx';
+import { paths } from '@/config/paths.ts';
+import { ApiError, errorText } from '@/lib/api-client.ts';
+import { notifySuccess } from '@/lib/notify.ts';
+import { startSession } from '@/lib/session.ts';
+import { login } from '../api/session-api.ts';
+
+type Field = 'username' | 'password';
+const REQUIRED = 'Este campo es obligatorio.';
+
+/** SPEC §8: the text of the 'Tenemos un problema' alert. */
+export function loginFailureText(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.details.isNetworkError) return 'No se pudo conectar con el servidor.';
+    return errorText(error, 'Ocurrió un error inesperado.');
+  }
+  return error instanceof Error ? 'Ocurrió un error inesperado.' : 'Error desconocido.';
+}
+
+export default function LoginPage() {
+  const [values, setValues] = useState<Record<Field, string>>({ username: '', password: '' });
+  const [touched, setTouched] = useState<Record<Field, boolean>>({ username: false, password: false });
+  const [problem, setProblem] = useState<string | null>(null);
+  const [isSubmitting, setSubmitting] = useState(false);
+
+  // SPEC §5: login fields keep only textWithSymbols characters and are required.
+  const change = (field: Field) => (event: React.ChangeEvent<HTMLInputElement>) => {
+    const value = sanitize('textWithSymbols', event.currentTarget.value);
+    setValues((v) => ({ ...v, [field]: value }));
+    setTouched((t) => ({ ...t, [field]: true }));
+  };
+  const errorOf = (field: Field) => (touched[field] && values[field].trim() === '' ? REQUIRED : undefined);
+  const isValid = (field: Field) => touched[field] && values[field].trim() !== '';
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setTouched({ username: true, password: true });
+    if (values.username.trim() === '' || values.password === '') return;
+    setSubmitting(true);
+    setProblem(null);
+    try {
+      const response = await login({ username: values.username.trim(), password: values.password });
+      notifySuccess('¡Bienvenido!', response.message || 'Inicio de sesión exitoso.');
+      // The guest guard sees the new session and moves on to /tickets.
+      startSession(response.data.token, response.data.user);
+    } catch (error) {
+      setProblem(loginFailureText(error));
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <Box
+      mih="100dvh"
+      style={{
+        display: 'flex',
+        flexDirection: 'column',
+        background:
+          'linear-gradient(160deg, var(--mantine-color-brand-0) 0%, var(--mantine-color-gray-0) 45%, var(--mantine-color-gray-1) 100%)',
+      }}
+    >
+      <Center component="main" style={{ flex: 1 }} p="md">
+        <Paper withBorder shadow="md" radius="lg" p={{ base: 'lg', sm: 36 }} w="100%" maw={420}>
+          <form onSubmit={submit} noValidate>
+            <Stack gap="md">
+              <Stack align="center" gap={6} mb="xs">
+                <LogoMark size={56} />
+                <Title order={1} size="h2" ta="center" mt="xs">
+                  Portal de tickets
+                </Title>
+                <Text c="dimmed" size="sm">
+                  Ingresa tus credenciales
+                </Text>
+              </Stack>
+
+              {problem && (
+                <Alert color="red" variant="light" title="Tenemos un problema" icon={<IconAlertCircle />} role="alert">
+                  <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+                    {problem}
+                  </Text>
+                </Alert>
+              )}
+
+              <TextInput
+                label="Usuario"
+                name="username"
+                autoComplete="username"
+                placeholder="Tu usuario"
+                value={values.username}
+                onChange={change('username')}
+                error={errorOf('username')}
+                withAsterisk
+                maxLength={50}
+                rightSection={isValid('username') ? <IconCheck size={16} color="var(--mantine-color-teal-7)" aria-hidden /> : null}
+              />
+              <PasswordInput
+                label="Contraseña"
+                name="password"
+                autoComplete="current-password"
+                placeholder="Tu contraseña"
+                value={values.password}
+                onChange={change('password')}
+                error={errorOf('password')}
+                withAsterisk
+                maxLength={128}
+                visibilityToggleButtonProps={{ 'aria-label': 'Mostrar u ocultar contraseña' }}
+              />
+
+              <Button type="submit" fullWidth size="md" loading={isSubmitting} mt="xs">
+                Iniciar Sesión
+              </Button>
+              <Anchor component={Link} to={paths.forgotPassword} size="sm" ta="center">
+                ¿Olvidaste tu contraseña?
+              </Anchor>
+            </Stack>
+          </form>
+        </Paper>
+      </Center>
+      <Text component="footer" size="xs" c="dimmed" ta="center" pb="md">
+        © {new Date().getFullYear()} Portal de tickets. Todos los derechos reservados.
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,49 @@
+import { SECTIONS, type TicketStage } from '@portal/contract';
+import { defineResource, statusField, type ResourceConfig, type TextField } from '@/components/resource/types.ts';
+import { paths } from '@/config/paths.ts';
+
+/** SPEC §5: catalogue names keep only letters (with accents) and spaces. */
+const nameField: TextField = { kind: 'text', name: 'name', label: 'Nombre', rule: 'onlyLetters', required: true, maxLength: 100 };
+const nameColumn = { header: 'Nombre', render: (r: { name: string }) => r.name };
+
+export const stageLabels: Record<TicketStage, string> = { open: 'Abierto', started: 'En curso', closed: 'Cerrado' };
+
+const simple = (resource: ResourceConfig['resource'], section: ResourceConfig['section'], title: string, singular: string) =>
+  defineResource({
+    resource: resource as 'areas',
+    section,
+    title,
+    singular,
+    columns: [nameColumn],
+    fields: [nameField, statusField],
+  });
+
+/** The seven catalogues of SPEC §2 by path: one generic screen, configured. */
+export const catalogsByPath: Record<string, ResourceConfig> = {
+  [paths.areas]: simple('areas', SECTIONS.areas, 'Áreas', 'área'),
+  [paths.categories]: simple('categories', SECTIONS.categories, 'Categorías', 'categoría'),
+  [paths.projects]: simple('projects', SECTIONS.projects, 'Proyectos', 'proyecto'),
+  // DESIGN.md: titled 'Dificultades' (SPEC's 'Categorías' is a known mistake).
+  [paths.difficulties]: simple('difficulties', SECTIONS.difficulties, 'Dificultades', 'dificultad'),
+  [paths.ticketStatuses]: defineResource({
+    resource: 'ticket-statuses',
+    section: SECTIONS.ticketStatuses,
+    title: 'Estados de Ticket',
+    singular: 'estado de ticket',
+    columns: [nameColumn, { header: 'Etapa', render: (r) => stageLabels[r.stage] }],
+    fields: [
+      nameField,
+      {
+        kind: 'select',
+        name: 'stage',
+        label: 'Etapa',
+        required: true,
+        defaultValue: 'open',
+        source: Object.entries(stageLabels).map(([value, label]) => ({ value, label })),
+      },
+      statusField,
+    ],
+  }),
+  [paths.groups]: simple('groups', SECTIONS.groups, 'Grupos', 'grupo'),
+  [paths.priorityTypes]: simple('priority-types', SECTIONS.priorityTypes, 'Prioridades', 'prioridad'),
+};

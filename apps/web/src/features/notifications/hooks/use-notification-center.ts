@@ -1,0 +1,174 @@
+import { NOTIFICATION_TEXT, type TNotification } from '@portal/contract';
+import { notifications as toasts } from '@mantine/notifications';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { notifyError, notifySuccess } from '@/lib/notify.ts';
+import {
+  fetchActiveNotifications,
+  markAllNotificationsRead,
+  markNotificationsRead,
+  markNotificationsViewed,
+} from '../api/notifications-api.ts';
+import {
+  FETCH_THROTTLE_MS,
+  NEW_TOAST_MS,
+  POLL_MS,
+  applyCleared,
+  applyPushed,
+  applyRemoved,
+  applyServerList,
+  applyViewed,
+  loadState,
+  newestKnownId,
+  saveState,
+  unseenCount,
+  type NotificationState,
+  type Transition,
+} from '../notifications-state.ts';
+import { useNotificationStream, type StreamStatus } from './use-notification-stream.ts';
+
+/** More new ones than this at once are announced in one toast. */
+const MAX_SEPARATE_TOASTS = 3;
+
+function announce(fresh: TNotification[]) {
+  if (fresh.length > MAX_SEPARATE_TOASTS) {
+    toasts.show({
+      title: 'Notificaciones nuevas',
+      message: `Tienes ${fresh.length} notificaciones nuevas`,
+      autoClose: NEW_TOAST_MS,
+      color: 'brand',
+    });
+    return;
+  }
+  for (const n of fresh) {
+    toasts.show({ title: n.title, message: n.message, autoClose: NEW_TOAST_MS, color: 'brand' });
+  }
+}
+
+export interface NotificationCenter {
+  items: TNotification[];
+  unseen: number;
+  streamStatus: StreamStatus;
+  /** Fetches the unread list unless one was fetched in the last 30 s (SPEC §9). */
+  refresh(): Promise<void>;
+  markViewed(ids: number[]): Promise<void>;
+  remove(id: number): Promise<void>;
+  removeAll(): Promise<boolean>;
+}
+
+/**
+ * The tray of the signed-in user: unread notifications from the server (at
+ * start, every 60 s, when the tab becomes visible, on bell click — never more
+ * than once per 30 s) and live from the stream, kept in browser storage.
+ */
+export function useNotificationCenter(userId: number): NotificationCenter {
+  const [state, setState] = useState<NotificationState>(() => loadState(userId));
+  const stateRef = useRef(state);
+  const lastFetchAt = useRef(0);
+  const isFetching = useRef(false);
+
+  const commit = useCallback((next: NotificationState) => {
+    stateRef.current = next;
+    setState(next);
+    saveState(next);
+  }, []);
+
+  const take = useCallback(
+    ({ state: next, fresh }: Transition) => {
+      if (next !== stateRef.current) commit(next);
+      if (fresh.length > 0) announce(fresh);
+    },
+    [commit],
+  );
+
+  useEffect(() => {
+    if (stateRef.current.userId !== userId) commit(loadState(userId));
+  }, [userId, commit]);
+
+  const load = useCallback(
+    async (isForced: boolean) => {
+      const now = Date.now();
+      if (isFetching.current || (!isForced && now - lastFetchAt.current < FETCH_THROTTLE_MS)) return;
+      isFetching.current = true;
+      lastFetchAt.current = now;
+      const keepNewerThan = newestKnownId(stateRef.current);
+      try {
+        const response = await fetchActiveNotifications();
+        take(applyServerList(stateRef.current, response.data, keepNewerThan));
+      } catch (error) {
+        // SPEC §8: load errors are only logged; the next poll tries again.
+        console.warn('No se pudieron cargar las notificaciones', error);
+      } finally {
+        isFetching.current = false;
+      }
+    },
+    [take],
+  );
+
+  useEffect(() => {
+    void load(true);
+    const poll = window.setInterval(() => void load(false), POLL_MS);
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void load(false);
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      window.clearInterval(poll);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [load, userId]);
+
+  const streamStatus = useNotificationStream({
+    isEnabled: true,
+    getSince: () => newestKnownId(stateRef.current),
+    onNotification: (notification) => take(applyPushed(stateRef.current, notification)),
+  });
+
+  const markViewed = useCallback(
+    async (ids: number[]) => {
+      if (ids.length === 0) return;
+      try {
+        await markNotificationsViewed(ids);
+        commit(applyViewed(stateRef.current, ids));
+      } catch (error) {
+        console.warn('No se pudieron marcar como vistas', error);
+      }
+    },
+    [commit],
+  );
+
+  const remove = useCallback(
+    async (id: number) => {
+      commit(applyRemoved(stateRef.current, [id]));
+      try {
+        await markNotificationsRead([id]);
+      } catch (error) {
+        // Still unread on the server: the next fetch brings it back.
+        console.warn('No se pudo eliminar la notificación', error);
+        lastFetchAt.current = 0;
+      }
+    },
+    [commit],
+  );
+
+  const removeAll = useCallback(async () => {
+    try {
+      await markAllNotificationsRead();
+      commit(applyCleared(stateRef.current));
+      notifySuccess(NOTIFICATION_TEXT.deleted, 'Todas las notificaciones se marcaron como leídas.');
+      return true;
+    } catch {
+      notifyError('Error', NOTIFICATION_TEXT.deleteFailed);
+      return false;
+    }
+  }, [commit]);
+
+  return {
+    items: state.items,
+    unseen: unseenCount(state),
+    streamStatus,
+    refresh: useCallback(() => load(false), [load]),
+    markViewed,
+    remove,
+    removeAll,
+  };
+}

@@ -1,0 +1,265 @@
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Group,
+  Modal,
+  Pagination,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { ACTIVITY_MSG, sanitize, type TActivity, type TTicket } from '@portal/contract';
+import { IconAlertTriangle, IconEye, IconLock, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { EmptyIllustration } from '@/components/ui/illustrations.tsx';
+import { isApiError } from '@/lib/api-client.ts';
+import { notifyError, notifySuccess, notifyWarning } from '@/lib/notify.ts';
+import { StatusBadge } from '@/components/ui/status-badge.tsx';
+import { activitiesQuery, activityKeys, createActivity, deleteActivity } from '../api/activities-api.ts';
+import { formatDateTime } from './ticket-badges.tsx';
+
+/**
+ * SPEC §6: the assignee registers and deletes activities; a privileged role
+ * who is not the assignee reads them; anyone else has no access.
+ */
+export type ActivitiesMode = 'register' | 'read-only' | 'denied';
+
+export function activitiesModeOf(
+  ticket: TTicket,
+  user: { id: number; role: { is_supervisor: number } },
+): ActivitiesMode {
+  if (ticket.user_assigned_id === user.id) return 'register';
+  if (Number(user.role.is_supervisor) === 1) return 'read-only';
+  return 'denied';
+}
+
+const PER_PAGE = 5;
+const PERMISSION_DENIED = 'Permiso denegado';
+
+export function ActivitiesModal({
+  ticket,
+  userId,
+  mode,
+  onClose,
+}: {
+  ticket: TTicket;
+  userId: number;
+  mode: ActivitiesMode;
+  onClose: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [isAdding, setAdding] = useState(false);
+  const [toDelete, setToDelete] = useState<TActivity | null>(null);
+  const [isDeleting, setDeleting] = useState(false);
+
+  const list = useQuery({
+    ...activitiesQuery(ticket.id, { page, per_page: PER_PAGE, search: '' }),
+    enabled: mode !== 'denied',
+  });
+  // The server has the last word: a stale screen may still think the user is the assignee.
+  const canWrite = mode === 'register' && list.data?.can_write !== false;
+  const isReadOnly = mode === 'read-only' || (mode === 'register' && list.data?.can_write === false);
+  const isRefused = mode === 'denied' || (isApiError(list.error) && list.error.status === 403);
+  const rows = list.data?.data.data ?? [];
+  const lastPage = Math.max(list.data?.data.last_page ?? 1, 1);
+  const reload = () => queryClient.invalidateQueries({ queryKey: activityKeys.ofTicket(ticket.id) });
+
+  async function add(event: FormEvent) {
+    event.preventDefault();
+    if (!canWrite) return notifyWarning(PERMISSION_DENIED, ACTIVITY_MSG.onlyAssignee);
+    const clean = name.trim();
+    if (clean === '') return setNameError(ACTIVITY_MSG.nameRequired);
+    setAdding(true);
+    try {
+      await createActivity(ticket.id, userId, clean);
+      notifySuccess('Actividad agregada', 'La actividad se registró en el ticket.');
+      setName('');
+      setNameError(null);
+      setPage(1);
+      await reload();
+    } catch (error) {
+      if (isApiError(error) && error.details.isSessionLost) return;
+      if (isApiError(error) && error.status === 403) notifyWarning(PERMISSION_DENIED, error.message);
+      else notifyError('No se pudo agregar la actividad.', isApiError(error) ? error.message : '');
+    } finally {
+      setAdding(false);
+    }
+  }
+
+  async function remove() {
+    if (!toDelete) return;
+    if (!canWrite) {
+      setToDelete(null);
+      return notifyWarning(PERMISSION_DENIED, ACTIVITY_MSG.onlyAssignee);
+    }
+    setDeleting(true);
+    try {
+      await deleteActivity(toDelete.id);
+      notifySuccess('Actividad eliminada', 'La actividad ya no aparece en el ticket.');
+      await reload();
+    } catch (error) {
+      if (isApiError(error) && error.details.isSessionLost) return;
+      if (isApiError(error) && error.status === 403) notifyWarning(PERMISSION_DENIED, error.message);
+      else notifyError('No se pudo eliminar la actividad', isApiError(error) ? error.message : '');
+    } finally {
+      setDeleting(false);
+      setToDelete(null);
+    }
+  }
+
+  const columns = canWrite ? 4 : 3;
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      size="lg"
+      title={
+        <Stack gap={0}>
+          <Text fw={650} size="lg">
+            Actividades del ticket #{ticket.id}
+          </Text>
+          <Text size="sm" c="dimmed" lineClamp={1}>
+            {ticket.name}
+          </Text>
+        </Stack>
+      }
+    >
+      {isRefused ? (
+        <Alert color="yellow" variant="light" icon={<IconLock />} title={PERMISSION_DENIED} role="alert">
+          {ACTIVITY_MSG.cannotRead}
+        </Alert>
+      ) : (
+        <Stack gap="md">
+          {isReadOnly && (
+            <Alert color="blue" variant="light" icon={<IconEye />} role="note">
+              {ACTIVITY_MSG.readOnly}
+            </Alert>
+          )}
+          {canWrite && (
+            <form onSubmit={add} noValidate>
+              <Group align="flex-start" gap="sm" wrap="nowrap">
+                <TextInput
+                  label="Nueva actividad"
+                  placeholder="Describe lo que se hizo"
+                  value={name}
+                  maxLength={255}
+                  error={nameError}
+                  onChange={(e) => {
+                    setName(sanitize('textWithSymbols', e.currentTarget.value));
+                    setNameError(null);
+                  }}
+                  style={{ flex: 1 }}
+                  data-autofocus
+                />
+                <Button type="submit" mt={25} loading={isAdding} leftSection={<IconPlus size={16} />}>
+                  Agregar
+                </Button>
+              </Group>
+            </form>
+          )}
+
+          {list.isError && !(isApiError(list.error) && list.error.details.isSessionLost) && (
+            <Alert color="red" variant="light" icon={<IconAlertTriangle />} role="alert">
+              No se pudieron cargar las actividades del ticket
+            </Alert>
+          )}
+
+          <Table.ScrollContainer minWidth={480}>
+            <Table striped verticalSpacing="xs" aria-label="Actividades">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Actividad</Table.Th>
+                  <Table.Th w={170}>Fecha</Table.Th>
+                  <Table.Th w={150}>Usuario</Table.Th>
+                  {canWrite && (
+                    <Table.Th w={70} ta="center">
+                      Eliminar
+                    </Table.Th>
+                  )}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.isPending ? (
+                  Array.from({ length: 3 }, (_, i) => (
+                    <Table.Tr key={i}>
+                      {Array.from({ length: columns }, (_, j) => (
+                        <Table.Td key={j}>
+                          <Skeleton height={14} radius="sm" />
+                        </Table.Td>
+                      ))}
+                    </Table.Tr>
+                  ))
+                ) : rows.length === 0 ? (
+                  <Table.Tr>
+                    <Table.Td colSpan={columns}>
+                      <Stack align="center" gap={6} py="lg">
+                        <EmptyIllustration size={90} />
+                        <Text fw={600}>Sin resultados por ahora</Text>
+                        <Text size="sm" c="dimmed">
+                          Este ticket todavía no tiene actividades.
+                        </Text>
+                      </Stack>
+                    </Table.Td>
+                  </Table.Tr>
+                ) : (
+                  rows.map((activity) => (
+                    <Table.Tr key={activity.id}>
+                      <Table.Td>
+                        <Group gap="xs" wrap="nowrap">
+                          <Text size="sm">{activity.name}</Text>
+                          {activity.status_id !== 1 && <StatusBadge statusId={activity.status_id} />}
+                        </Group>
+                      </Table.Td>
+                      <Table.Td>{formatDateTime(activity.created_at)}</Table.Td>
+                      <Table.Td>{activity.user.name}</Table.Td>
+                      {canWrite && (
+                        <Table.Td ta="center">
+                          <Tooltip label="Eliminar">
+                            <ActionIcon
+                              variant="subtle"
+                              color="red"
+                              aria-label={`Eliminar actividad ${activity.name}`}
+                              onClick={() => setToDelete(activity)}
+                            >
+                              <IconTrash size={18} />
+                            </ActionIcon>
+                          </Tooltip>
+                        </Table.Td>
+                      )}
+                    </Table.Tr>
+                  ))
+                )}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          {lastPage > 1 && (
+            <Group justify="flex-end">
+              <Pagination total={lastPage} value={Math.min(page, lastPage)} onChange={setPage} size="sm" siblings={1} />
+            </Group>
+          )}
+        </Stack>
+      )}
+
+      <ConfirmDialog
+        opened={toDelete !== null}
+        title="¿Estás seguro de eliminar?"
+        message={`La actividad "${toDelete?.name ?? ''}" será eliminada del ticket.`}
+        confirmLabel="Sí, eliminar"
+        color="red"
+        isBusy={isDeleting}
+        onConfirm={() => void remove()}
+        onCancel={() => setToDelete(null)}
+      />
+    </Modal>
+  );
+}

@@ -1,0 +1,183 @@
+import { ActionIcon, Button, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { PAGE_SIZES, type SectionName, type TTicket } from '@portal/contract';
+import { IconEye, IconListCheck, IconPencil, IconPlus, IconUserPlus, IconUserEdit } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useSectionFlags } from '@/lib/permissions.ts';
+import { useSession } from '@/lib/session.ts';
+import type { TicketListKind } from '../api/tickets-api.ts';
+import { ActivitiesModal, activitiesModeOf, type ActivitiesMode } from './activities-modal.tsx';
+import { AssignModal } from './assign-modal.tsx';
+import { formatDateTime, PriorityBadge, TicketStatusBadge } from './ticket-badges.tsx';
+import { TicketFormModal } from './ticket-form-modal.tsx';
+import { TicketTable, type TicketColumn } from './ticket-table.tsx';
+
+type Dialog =
+  | { kind: 'create' }
+  | { kind: 'edit'; ticket: TTicket }
+  | { kind: 'assign'; ticket: TTicket }
+  | { kind: 'activities'; ticket: TTicket; mode: ActivitiesMode }
+  | null;
+
+/**
+ * Mis Tickets and Tickets Generales: the ticket list with 'Agregar' (w), edit
+ * (u), 'Asignar' (w), the assignee pencil (u) and the activities column of SPEC §6.
+ */
+export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; section: SectionName; title: string }) {
+  const session = useSession();
+  const { canCreate, canUpdate } = useSectionFlags(section);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const user = session?.user;
+
+  const columns: TicketColumn[] = [
+    { header: 'ID', width: 50, render: (t) => <Text c="dimmed">{t.id}</Text> },
+    {
+      header: 'Ticket',
+      render: (t) => (
+        <Stack gap={0} miw={200} maw={340}>
+          <Text size="sm" fw={600} lineClamp={1} title={t.name}>
+            {t.name}
+          </Text>
+          <Text size="xs" c="dimmed" lineClamp={2}>
+            {t.description}
+          </Text>
+        </Stack>
+      ),
+    },
+    { header: 'Prioridad', width: 90, render: (t) => <PriorityBadge name={t.priorities.name} /> },
+    {
+      header: 'Estado',
+      width: 120,
+      render: (t) => <TicketStatusBadge name={t.status_tickets.name} stage={t.status_tickets.stage} />,
+    },
+    { header: 'Proyecto', width: 130, render: (t) => <Text size="sm">{t.projects.name}</Text> },
+    {
+      header: 'Creado',
+      width: 140,
+      render: (t) => (
+        <Stack gap={0}>
+          <Text size="sm">{formatDateTime(t.created_at)}</Text>
+          <Text size="xs" c="dimmed">
+            por {t.users.name}
+          </Text>
+        </Stack>
+      ),
+    },
+    {
+      header: 'Asignado a',
+      width: 170,
+      render: (t) =>
+        t.assigned_to ? (
+          <Group gap={4} wrap="nowrap">
+            <Text size="sm">{t.assigned_to.name}</Text>
+            {canUpdate && (
+              <Tooltip label="Cambiar usuario asignado">
+                <ActionIcon
+                  variant="subtle"
+                  size="sm"
+                  aria-label={`Cambiar usuario asignado del ticket ${t.id}`}
+                  onClick={() => setDialog({ kind: 'assign', ticket: t })}
+                >
+                  <IconUserEdit size={16} />
+                </ActionIcon>
+              </Tooltip>
+            )}
+          </Group>
+        ) : canCreate ? (
+          <Button
+            size="compact-xs"
+            variant="light"
+            leftSection={<IconUserPlus size={14} />}
+            onClick={() => setDialog({ kind: 'assign', ticket: t })}
+            aria-label={`Asignar ticket ${t.id}`}
+          >
+            Asignar
+          </Button>
+        ) : (
+          <Text size="sm" c="dimmed">
+            Sin asignar
+          </Text>
+        ),
+    },
+    {
+      header: 'Actividades',
+      width: 96,
+      align: 'center',
+      render: (t) => {
+        const mode = user ? activitiesModeOf(t, user) : 'denied';
+        if (mode === 'denied') return <Text c="dimmed">-</Text>;
+        const isRegister = mode === 'register';
+        const label = isRegister ? 'Registrar actividad' : 'Ver actividades';
+        return (
+          <Tooltip label={label}>
+            <ActionIcon
+              variant={isRegister ? 'light' : 'subtle'}
+              color={isRegister ? 'brand' : 'gray'}
+              aria-label={`${label} del ticket ${t.id}`}
+              onClick={() => setDialog({ kind: 'activities', ticket: t, mode })}
+            >
+              {isRegister ? <IconListCheck size={18} /> : <IconEye size={18} />}
+            </ActionIcon>
+          </Tooltip>
+        );
+      },
+    },
+  ];
+  if (canUpdate) {
+    columns.push({
+      header: 'Acciones',
+      width: 80,
+      align: 'center',
+      render: (t) => (
+        <Tooltip label="Editar">
+          <ActionIcon
+            variant="subtle"
+            aria-label={`Editar ticket ${t.id}`}
+            onClick={() => setDialog({ kind: 'edit', ticket: t })}
+          >
+            <IconPencil size={18} />
+          </ActionIcon>
+        </Tooltip>
+      ),
+    });
+  }
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end" gap="sm" mih={36}>
+        <Title order={2} size="h3">
+          {title}
+        </Title>
+        {canCreate && (
+          <Button leftSection={<IconPlus size={18} />} onClick={() => setDialog({ kind: 'create' })}>
+            Agregar
+          </Button>
+        )}
+      </Group>
+
+      <TicketTable
+        kind={kind}
+        label={title}
+        columns={columns}
+        pageSizes={PAGE_SIZES}
+        defaultPageSize={7}
+        minWidth={1060}
+      />
+
+      {dialog?.kind === 'create' && <TicketFormModal onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'edit' && (
+        <TicketFormModal key={dialog.ticket.id} ticket={dialog.ticket} onClose={() => setDialog(null)} />
+      )}
+      {dialog?.kind === 'assign' && (
+        <AssignModal
+          ticket={dialog.ticket}
+          canAssign={canCreate}
+          canReassign={canUpdate}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'activities' && user && (
+        <ActivitiesModal ticket={dialog.ticket} userId={user.id} mode={dialog.mode} onClose={() => setDialog(null)} />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,223 @@
+import {
+  Alert,
+  Avatar,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Modal,
+  Progress,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import type { TicketStage, TWorkloadItem } from '@portal/contract';
+import { IconAlertTriangle, IconSearch, IconUsers } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { EmptyIllustration } from '@/components/ui/illustrations.tsx';
+import { isApiError } from '@/lib/api-client.ts';
+import { userTicketsQuery, workloadQuery } from '../api/workload-api.ts';
+
+/** SPEC §8. */
+const LOAD_FAILED = 'Error al cargar los datos. Inténtalo nuevamente.';
+
+const initials = (u: TWorkloadItem) => `${u.name[0] ?? ''}${u.last_name[0] ?? ''}`.toUpperCase();
+const stageLabel: Record<TicketStage, { label: string; color: string }> = {
+  open: { label: 'Abierto', color: 'blue' },
+  started: { label: 'En proceso', color: 'yellow' },
+  closed: { label: 'Terminado', color: 'teal' },
+};
+
+/** /workload 'Carga de trabajo' (SPEC §2, DESIGN.md): a card per user with their ticket counts. */
+export default function WorkloadPage() {
+  const [search, setSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
+  const [selected, setSelected] = useState<TWorkloadItem | null>(null);
+  const list = useQuery(workloadQuery(debouncedSearch));
+  const users = list.isError ? [] : (list.data?.data ?? []);
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <Title order={2} size="h3">
+          Carga de trabajo
+        </Title>
+        <TextInput
+          aria-label="Buscar usuario"
+          placeholder="Buscar usuario por nombre o apellido..."
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          maxLength={100}
+          w={{ base: '100%', sm: 360 }}
+        />
+      </Group>
+
+      {list.isError && !(isApiError(list.error) && list.error.details.isSessionLost) && (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle />} title={LOAD_FAILED} role="alert">
+          {list.error.message}
+        </Alert>
+      )}
+
+      {list.isPending ? (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+          {Array.from({ length: 6 }, (_, i) => (
+            <Skeleton key={i} height={170} radius="md" />
+          ))}
+        </SimpleGrid>
+      ) : users.length === 0 && !list.isError ? (
+        <Stack align="center" gap="sm" py={48}>
+          <EmptyIllustration />
+          <Text fw={600}>No hay usuarios asignados</Text>
+          {search !== '' && (
+            <Button variant="light" onClick={() => setSearch('')}>
+              Limpiar búsqueda
+            </Button>
+          )}
+        </Stack>
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} aria-label="Usuarios" role="list">
+          {users.map((u) => (
+            <WorkloadCard key={u.id} user={u} onDetails={() => setSelected(u)} />
+          ))}
+        </SimpleGrid>
+      )}
+
+      {selected && <DetailsModal user={selected} onClose={() => setSelected(null)} />}
+    </Stack>
+  );
+}
+
+function WorkloadCard({ user, onDetails }: { user: TWorkloadItem; onDetails: () => void }) {
+  const open = user.ticket_count - user.started_count - user.completed_count;
+  const percent = (n: number) => (user.ticket_count === 0 ? 0 : (n / user.ticket_count) * 100);
+  return (
+    <Card withBorder radius="md" padding="md" shadow="xs" role="listitem" aria-label={user.user_name}>
+      <Group gap="sm" wrap="nowrap">
+        <Avatar color="brand" radius="xl">
+          {initials(user)}
+        </Avatar>
+        <Stack gap={0} style={{ minWidth: 0 }}>
+          <Text fw={600} truncate>
+            {user.user_name}
+          </Text>
+          <Text size="xs" c="dimmed" truncate>
+            @{user.username} · {user.role.name}
+            {user.area ? ` · ${user.area.name}` : ''}
+          </Text>
+        </Stack>
+      </Group>
+      <SimpleGrid cols={3} mt="md" spacing="xs">
+        <Count label="Asignados" value={user.ticket_count} />
+        <Count label="En proceso" value={user.started_count} color="yellow.8" />
+        <Count label="Terminados" value={user.completed_count} color="teal.8" />
+      </SimpleGrid>
+      <Progress.Root size="sm" mt="sm" aria-hidden>
+        <Progress.Section value={percent(user.completed_count)} color="teal" />
+        <Progress.Section value={percent(user.started_count)} color="yellow" />
+        <Progress.Section value={percent(open)} color="blue" />
+      </Progress.Root>
+      <Button variant="light" size="xs" mt="md" onClick={onDetails} leftSection={<IconUsers size={14} />}>
+        Ver detalles
+      </Button>
+    </Card>
+  );
+}
+
+function Count({ label, value, color }: { label: string; value: number; color?: string }) {
+  return (
+    <Stack gap={0} align="center">
+      <Text fw={700} size="xl" c={color}>
+        {value}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+    </Stack>
+  );
+}
+
+function DetailsModal({ user, onClose }: { user: TWorkloadItem; onClose: () => void }) {
+  const tickets = useQuery(userTicketsQuery(user.id));
+  const rows = tickets.data?.activities ?? [];
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      size="xl"
+      title={
+        <Text fw={650} size="lg">
+          Tickets de {user.user_name}
+        </Text>
+      }
+    >
+      {tickets.isError ? (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle />} title={LOAD_FAILED} role="alert">
+          {tickets.error.message}
+        </Alert>
+      ) : tickets.isPending ? (
+        <Stack gap="xs">
+          {Array.from({ length: 5 }, (_, i) => (
+            <Skeleton key={i} height={18} />
+          ))}
+        </Stack>
+      ) : rows.length === 0 ? (
+        <Stack align="center" gap={6} py="lg">
+          <EmptyIllustration size={90} />
+          <Text fw={600}>No hay tickets para este usuario.</Text>
+        </Stack>
+      ) : (
+        <Stack gap="xs">
+          <Table.ScrollContainer minWidth={560} maxHeight={460}>
+            <Table striped stickyHeader verticalSpacing="xs" aria-label="Tickets del usuario">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th w={70}>ID</Table.Th>
+                  <Table.Th>Descripción</Table.Th>
+                  <Table.Th>Prioridad</Table.Th>
+                  <Table.Th>Dificultad</Table.Th>
+                  <Table.Th>Estado</Table.Th>
+                  <Table.Th ta="center">Actividades</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((t) => (
+                  <Table.Tr key={t.id}>
+                    <Table.Td c="dimmed">{t.id}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm" fw={600} lineClamp={1}>
+                        {t.name}
+                      </Text>
+                      <Text size="xs" c="dimmed" lineClamp={2}>
+                        {t.description}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{t.priority}</Table.Td>
+                    <Table.Td>{t.difficulty}</Table.Td>
+                    <Table.Td>
+                      <Badge variant="dot" color={stageLabel[t.stage].color} radius="sm">
+                        {t.status}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td ta="center">{t.activity_count}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          {tickets.data && tickets.data.meta.total > rows.length && (
+            <Text size="xs" c="dimmed">
+              Se muestran los {rows.length} más recientes de {tickets.data.meta.total}.
+            </Text>
+          )}
+        </Stack>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,151 @@
+import { csrfToken } from './csrf.ts';
+import { getToken } from './session.ts';
+
+export type FieldErrors = Record<string, string[]>;
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export const API_BASE = '/api';
+export const SESSION_EXPIRED_MESSAGE = 'Sesión expirada. Redirigiendo...';
+export const NETWORK_ERROR_MESSAGE = 'No se pudo conectar con el servidor';
+
+/** A failed call, with the Spanish message of SPEC §8 a screen can show as it is. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly details: {
+      errors?: FieldErrors;
+      exception?: string;
+      /** The call never reached the server. */
+      isNetworkError?: boolean;
+      /** The session was cleared because of this answer (401, HTML instead of JSON...). */
+      isSessionLost?: boolean;
+    } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  get errors(): FieldErrors | undefined {
+    return this.details.errors;
+  }
+}
+
+export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
+
+/** Server field errors (SPEC §5: lists joined by a new line), or the message. */
+export function errorText(error: unknown, fallback: string, separator = '\n'): string {
+  if (!(error instanceof ApiError)) return fallback;
+  const lines = Object.values(error.errors ?? {}).flat();
+  return lines.length > 0 ? lines.join(separator) : error.message || fallback;
+}
+
+let sessionLostHandler: (message: string) => void = () => {};
+
+/** What happens when an answer means the session is gone (SPEC §4): set once by the app. */
+export function onSessionLost(handler: (message: string) => void): void {
+  sessionLostHandler = handler;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Calls made without a session (login, recovery): a 401 there is an answer, not a lost session. */
+  isPublic?: boolean;
+}
+
+interface ErrorBody {
+  status?: unknown;
+  message?: unknown;
+  errors?: unknown;
+  exception?: unknown;
+}
+
+const unsafeMethods = new Set<HttpMethod>(['PUT', 'PATCH', 'DELETE']);
+
+function sessionLost(status: number): ApiError {
+  sessionLostHandler(SESSION_EXPIRED_MESSAGE);
+  return new ApiError(SESSION_EXPIRED_MESSAGE, status, { isSessionLost: true });
+}
+
+const messageOf = (body: ErrorBody | null): string | undefined =>
+  typeof body?.message === 'string' && body.message !== '' ? body.message : undefined;
+
+const detailsOf = (body: ErrorBody | null) => ({
+  errors: body?.errors && typeof body.errors === 'object' ? (body.errors as FieldErrors) : undefined,
+  exception: typeof body?.exception === 'string' ? body.exception : undefined,
+});
+
+/**
+ * The one way the web app talks to the API: bearer token, JSON bodies, the
+ * CSRF header on PUT/PATCH/DELETE, and every failure rule of SPEC §4 and §8
+ * turned into an `ApiError`.
+ */
+export async function apiRequest<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
+  const { body, signal, isPublic = false } = options;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = isPublic ? null : getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (unsafeMethods.has(method)) {
+    const csrf = await csrfToken();
+    if (csrf) headers['X-CSRF-TOKEN'] = csrf;
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+      credentials: 'same-origin',
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError(NETWORK_ERROR_MESSAGE, 500, { isNetworkError: true });
+  }
+
+  const { status, statusText } = response;
+  const text = await response.text().catch(() => '');
+  const contentType = response.headers.get('content-type') ?? '';
+  const isHtml = contentType.includes('text/html') || /^\s*</.test(text);
+
+  // An HTML page where JSON was expected is a login page or a proxy error page: the session is gone.
+  if (!isPublic && (isHtml || (status === 401 && token))) throw sessionLost(status);
+
+  let parsed: ErrorBody | null = null;
+  let isParsed = true;
+  if (text.trim() !== '') {
+    try {
+      parsed = JSON.parse(text) as ErrorBody;
+    } catch {
+      isParsed = false;
+    }
+  }
+  if (!isParsed || isHtml) {
+    if (method === 'PUT' || method === 'PATCH') throw sessionLost(status);
+    if (method === 'GET') throw new ApiError(`Error ${status}: ${statusText}`, status);
+    throw new ApiError(`Error de respuesta no válida del servidor (${status})`, status);
+  }
+
+  if (!response.ok) {
+    const message = method === 'GET' ? `Error ${status}: ${statusText}` : (messageOf(parsed) ?? `Error ${status}`);
+    throw new ApiError(message, status, detailsOf(parsed));
+  }
+  if (parsed?.status === false) {
+    throw new ApiError(messageOf(parsed) ?? `Error ${status}`, status, detailsOf(parsed));
+  }
+  return parsed as T;
+}
+
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => apiRequest<T>('GET', path, options),
+  post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
+    apiRequest<T>('POST', path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
+    apiRequest<T>('PUT', path, { ...options, body }),
+  patch: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
+    apiRequest<T>('PATCH', path, { ...options, body }),
+  delete: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => apiRequest<T>('DELETE', path, options),
+};

@@ -1,0 +1,65 @@
+import type { CatalogResourceName, TCatalogRecord, TOption } from '@portal/contract';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api } from './api-client.ts';
+
+export interface ListParams {
+  page: number;
+  per_page: number;
+  search: string;
+}
+
+export interface PageOf<R> {
+  data: R[];
+  current_page: number;
+  last_page: number;
+  per_page: number;
+  total: number;
+}
+
+interface RecordResponse<R> {
+  status: true;
+  message: string;
+  data: R;
+}
+
+/** Where select options come from: record statuses or a resource's active records. */
+export type OptionSource = 'statuses' | CatalogResourceName;
+
+export const resourceKeys = {
+  all: (resource: CatalogResourceName) => ['resource', resource] as const,
+  list: (resource: CatalogResourceName, params: ListParams) => ['resource', resource, 'list', params] as const,
+  options: (source: OptionSource) => ['options', source] as const,
+};
+
+export const resourceListQuery = <N extends CatalogResourceName>(resource: N, params: ListParams) =>
+  queryOptions({
+    queryKey: resourceKeys.list(resource, params),
+    queryFn: ({ signal }) => api.post<PageOf<TCatalogRecord<N>>>(`/${resource}`, params, { signal }),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+export const createRecord = <N extends CatalogResourceName>(resource: N, body: Record<string, unknown>) =>
+  api.post<RecordResponse<TCatalogRecord<N>>>(`/${resource}/create`, body);
+
+export const updateRecord = <N extends CatalogResourceName>(resource: N, id: number, body: Record<string, unknown>) =>
+  api.put<RecordResponse<TCatalogRecord<N>>>(`/${resource}/update/${id}`, body);
+
+export const changeRecordStatus = <N extends CatalogResourceName>(resource: N, id: number, statusId: 1 | 2) =>
+  api.patch<RecordResponse<TCatalogRecord<N>>>(`/${resource}/${id}/change-status`, { status_id: statusId });
+
+/** SPEC §7: options come as an array or as an object with a data array; a failure gives an empty list. */
+export const optionsQuery = (source: OptionSource) =>
+  queryOptions({
+    queryKey: resourceKeys.options(source),
+    queryFn: async ({ signal }): Promise<TOption[]> => {
+      try {
+        const path = source === 'statuses' ? '/statuses' : `/${source}/active-records`;
+        const body = await api.get<TOption[] | { data?: TOption[] }>(path, { signal });
+        return Array.isArray(body) ? body : (body.data ?? []);
+      } catch {
+        return [];
+      }
+    },
+    staleTime: 30_000,
+  });

@@ -1,0 +1,88 @@
+import type { TSessionUser } from '@portal/contract';
+import { useSyncExternalStore } from 'react';
+import { readStorage, removeStorage, storageKeys, writeStorage } from './storage.ts';
+import { secondsLeft } from './token.ts';
+
+export interface Session {
+  token: string;
+  user: TSessionUser;
+}
+
+const listeners = new Set<() => void>();
+let current: Session | null = load();
+
+function load(): Session | null {
+  const token = readStorage(storageKeys.token);
+  const rawUser = readStorage(storageKeys.user);
+  if (!token || !rawUser) return null;
+  try {
+    const user = JSON.parse(rawUser) as TSessionUser;
+    return typeof user?.id === 'number' && typeof user.role_id === 'number' ? { token, user } : null;
+  } catch {
+    return null;
+  }
+}
+
+function emit() {
+  for (const listener of listeners) listener();
+}
+
+export function getSession(): Session | null {
+  return current;
+}
+
+export function getToken(): string | null {
+  return current?.token ?? null;
+}
+
+/** Saves token, user and userId (SPEC §3) after a successful login. */
+export function startSession(token: string, user: TSessionUser): void {
+  writeStorage(storageKeys.token, token);
+  writeStorage(storageKeys.user, JSON.stringify(user));
+  writeStorage(storageKeys.userId, String(user.id));
+  current = { token, user };
+  emit();
+}
+
+export function replaceToken(token: string): void {
+  if (!current) return;
+  writeStorage(storageKeys.token, token);
+  current = { ...current, token };
+  emit();
+}
+
+/** Removes token, user and userId (SPEC §4); guards then send the browser to /login. */
+export function clearSession(): void {
+  removeStorage(storageKeys.token, storageKeys.user, storageKeys.userId);
+  if (current === null) return;
+  current = null;
+  emit();
+}
+
+/** A session whose token has not expired (a token without a readable expiry counts as expired). */
+export function hasLiveSession(session: Session | null = current): session is Session {
+  const left = secondsLeft(session?.token);
+  return left !== null && left > 0;
+}
+
+export function subscribeSession(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+// Another tab signing in or out changes this one too.
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key === null || event.key === storageKeys.token || event.key === storageKeys.user) {
+      current = load();
+      emit();
+    }
+  });
+}
+
+export function useSession(): Session | null {
+  return useSyncExternalStore(subscribeSession, getSession, getSession);
+}
+
+export const fullName = (user: Pick<TSessionUser, 'name' | 'last_name' | 'second_last_name'>) =>
+  [user.name, user.last_name, user.second_last_name].filter(Boolean).join(' ');

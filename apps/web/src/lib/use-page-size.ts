@@ -1,0 +1,19 @@
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@portal/contract';
+import { useCallback, useState } from 'react';
+import { pageSizeKey, readStorage, writeStorage } from './storage.ts';
+
+/** The page size of one list, remembered in local storage (SPEC §9: default 7). */
+export function usePageSize(list: string, sizes: readonly number[] = PAGE_SIZES, fallback = DEFAULT_PAGE_SIZE) {
+  const [size, setSize] = useState(() => {
+    const stored = Number(readStorage(pageSizeKey(list)));
+    return sizes.includes(stored) ? stored : fallback;
+  });
+  const change = useCallback(
+    (next: number) => {
+      writeStorage(pageSizeKey(list), String(next));
+      setSize(next);
+    },
+    [list],
+  );
+  return [size, change] as const;
+}

@@ -1,0 +1,32 @@
+import react from '@vitejs/plugin-react';
+import path from 'node:path';
+import { defineConfig, type Plugin } from 'vite';
+import { precompress } from './vite-plugins/precompress.ts';
+
+/**
+ * The contract is TypeScript source without a package `sideEffects` hint: its
+ * modules only declare schemas and constants, so a chunk that uses just the
+ * sanitizers (the login page) need not carry zod and every schema.
+ */
+const contractHasNoSideEffects: Plugin = {
+  name: 'portal:contract-without-side-effects',
+  transform(code, id) {
+    return id.includes('/packages/contract/src/') ? { code, map: null, moduleSideEffects: false } : undefined;
+  },
+};
+
+export default defineConfig({
+  plugins: [react(), contractHasNoSideEffects, precompress()],
+  resolve: {
+    alias: { '@': path.resolve(import.meta.dirname, 'src') },
+  },
+  server: {
+    port: 5173,
+    proxy: { '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false } },
+  },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    chunkSizeWarningLimit: 600,
+  },
+});

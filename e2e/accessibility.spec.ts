@@ -1,0 +1,33 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { signInQuickly } from './support.ts';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+}
+
+test('/login has no serious or critical accessibility violation', async ({ page }) => {
+  await page.goto('/login');
+  await expect(page.getByRole('button', { name: 'Iniciar Sesión' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('/areas has no serious or critical accessibility violation', async ({ page }) => {
+  await signInQuickly(page, 'admin');
+  await page.goto('/areas');
+  await expect(page.getByRole('table').getByRole('row').nth(1)).toBeVisible();
+  await page.waitForTimeout(300);
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('the create modal of /areas has no serious or critical accessibility violation', async ({ page }) => {
+  await signInQuickly(page, 'admin');
+  await page.goto('/areas');
+  await page.getByRole('button', { name: 'Agregar' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await page.waitForTimeout(300);
+  expect(await seriousViolations(page)).toEqual([]);
+});

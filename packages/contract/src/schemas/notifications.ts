@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { ZId } from './common.ts';
+
+export const notificationTypes = ['info', 'success', 'warning', 'error'] as const;
+export type NotificationType = (typeof notificationTypes)[number];
+
+/** Texts of the notifications feature (SPEC §1, §8; DESIGN.md). */
+export const NOTIFICATION_TEXT = {
+  assigned: 'Se te ha asignado un nuevo ticket',
+  activityAdded: 'Se registró una nueva actividad en tu ticket',
+  statusChanged: 'Cambió el estado de tu ticket',
+  title: (ticketId: number) => `Ticket #${ticketId}`,
+  viewed: 'Notificaciones marcadas como vistas.',
+  read: 'Notificaciones marcadas como leídas.',
+  deleted: 'Eliminadas',
+  deleteFailed: 'No se pudieron eliminar las notificaciones.',
+  empty: 'No tienes notificaciones por ahora',
+  emptyHistory: 'No hay historial de notificaciones',
+  streamTicket: 'Canal de notificaciones autorizado.',
+  streamRefused: 'El permiso para el canal de notificaciones no es válido o ya fue usado.',
+} as const;
+
+/** Largest number of ids one view/read call accepts. */
+export const MAX_NOTIFICATION_IDS = 100;
+/** The unread list is capped: the badge shows '99+' beyond 99 anyway. */
+export const MAX_ACTIVE_NOTIFICATIONS = 100;
+export const DEFAULT_HISTORY_LIMIT = 50;
+export const MAX_HISTORY_LIMIT = 100;
+
+/** A notification as its recipient sees it (SPEC §3); `visible` 0 means read, `timestamp` is epoch ms. */
+export const ZNotification = z.object({
+  id: z.number(),
+  ticket_id: z.number().nullable(),
+  title: z.string(),
+  message: z.string(),
+  type: z.enum(notificationTypes),
+  viewed: z.number(),
+  visible: z.number(),
+  created_at: z.string(),
+  timestamp: z.number(),
+});
+export type TNotification = z.infer<typeof ZNotification>;
+
+export const ZActiveNotificationsResponse = z.object({
+  status: z.literal(true),
+  data: z.array(ZNotification),
+  /** Every unread notification of the caller, even beyond the ones listed. */
+  total: z.number(),
+});
+export type TActiveNotificationsResponse = z.infer<typeof ZActiveNotificationsResponse>;
+
+export const ZNotificationHistoryQuery = z.object({
+  limit: z.coerce
+    .number({ error: 'El límite debe ser un número.' })
+    .int('El límite debe ser un número entero.')
+    .min(1, 'El límite debe ser mayor o igual a 1.')
+    .max(MAX_HISTORY_LIMIT, `El límite no puede ser mayor a ${MAX_HISTORY_LIMIT}.`)
+    .default(DEFAULT_HISTORY_LIMIT),
+  /** Cursor: only notifications older than this id (the last id of the previous page). */
+  before_id: ZId.optional(),
+});
+export type TNotificationHistoryQuery = z.infer<typeof ZNotificationHistoryQuery>;
+
+export const ZNotificationHistoryResponse = z.object({
+  status: z.literal(true),
+  data: z.array(ZNotification),
+  has_more: z.boolean(),
+});
+export type TNotificationHistoryResponse = z.infer<typeof ZNotificationHistoryResponse>;
+
+export const ZNotificationIdsRequest = z.object({
+  ids: z
+    .array(ZId, { error: 'Debes indicar las notificaciones en una lista.' })
+    .min(1, 'Debes indicar al menos una notificación.')
+    .max(MAX_NOTIFICATION_IDS, `No se pueden marcar más de ${MAX_NOTIFICATION_IDS} notificaciones a la vez.`),
+});
+export type TNotificationIdsRequest = z.infer<typeof ZNotificationIdsRequest>;
+
+/** `updated` counts only the caller's own notifications that changed. */
+export const ZNotificationUpdateResponse = z.object({
+  status: z.literal(true),
+  message: z.string(),
+  data: z.object({ updated: z.number() }),
+});
+export type TNotificationUpdateResponse = z.infer<typeof ZNotificationUpdateResponse>;
+
+export const ZStreamTicketResponse = z.object({
+  status: z.literal(true),
+  message: z.string(),
+  data: z.object({ ticket: z.string(), expires_in: z.number() }),
+});
+export type TStreamTicketResponse = z.infer<typeof ZStreamTicketResponse>;
+
+export const ZNotificationStreamQuery = z.object({
+  ticket: z.string({ error: 'Falta el permiso del canal.' }).min(1, 'Falta el permiso del canal.').max(512),
+  /** The newest notification id the client already holds; newer unread ones are sent on connect. */
+  since: z.coerce
+    .number({ error: 'Debe ser un número.' })
+    .int('Debe ser un número entero.')
+    .min(0, 'Debe ser mayor o igual a 0.')
+    .max(2_147_483_647)
+    .optional(),
+});
+export type TNotificationStreamQuery = z.infer<typeof ZNotificationStreamQuery>;
+
+/** Server-sent event names of GET /api/notifications/stream. */
+export const NOTIFICATION_STREAM_EVENTS = {
+  /** The stream is open; data `{ since }`. */
+  ready: 'ready',
+  /** A new notification; data is a `TNotification`, the event id its id. */
+  notification: 'notification',
+  /** The server ends the stream (shutdown, session ended or expired); data `{ reason }`. Reconnect with a new ticket. */
+  end: 'end',
+} as const;
