@@ -42,7 +42,7 @@ test.describe('sign-in and redirects', () => {
     await page.goto('/areas');
     await expect(page).toHaveURL(/\/login$/);
     await page.getByLabel('Usuario').fill('admin');
-    await page.getByLabel('Contraseña', { exact: true }).fill('PortalAdmin1');
+    await page.getByRole('textbox', { name: 'Contraseña', exact: true }).fill('PortalAdmin1');
     await page.getByRole('button', { name: 'Iniciar Sesión' }).click();
     await expect(page).toHaveURL(/\/areas$/);
     await expect(page.getByRole('heading', { name: 'Áreas', level: 2 })).toBeVisible();
@@ -71,8 +71,17 @@ test.describe('sign-in and redirects', () => {
     await page.getByRole('button', { name: 'Configuración de la cuenta' }).click();
     await page.getByRole('menuitem', { name: 'Salir' }).click();
     await expect(page).toHaveURL(/\/login$/);
-    expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('user'), localStorage.getItem('userId')])).toEqual([null, null, null]);
-    const refused = await page.request.post('/api/user-permissions', { headers: { Authorization: `Bearer ${token}` }, data: {} });
+    expect(
+      await page.evaluate(() => [
+        localStorage.getItem('token'),
+        localStorage.getItem('user'),
+        localStorage.getItem('userId'),
+      ]),
+    ).toEqual([null, null, null]);
+    const refused = await page.request.post('/api/user-permissions', {
+      headers: { Authorization: `Bearer ${token}` },
+      data: {},
+    });
     expect(refused.status()).toBe(401);
   });
 

@@ -21,7 +21,10 @@ test('the renewal dialog appears near expiry and renewing replaces the token', a
   expect(second).not.toBe(first);
 
   // The renewed token works; the old one was revoked.
-  const ok = await page.request.post('/api/user-permissions', { headers: { Authorization: `Bearer ${second}` }, data: {} });
+  const ok = await page.request.post('/api/user-permissions', {
+    headers: { Authorization: `Bearer ${second}` },
+    data: {},
+  });
   expect(ok.status()).toBe(200);
 });
 

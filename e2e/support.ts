@@ -7,7 +7,7 @@ export const passwordOf = (username: string) => PASSWORDS[username] ?? 'PortalDe
 export async function signInWithForm(page: Page, username: string, password = passwordOf(username)) {
   await page.goto('/login');
   await page.getByLabel('Usuario').fill(username);
-  await page.getByLabel('Contraseña', { exact: true }).fill(password);
+  await page.getByRole('textbox', { name: 'Contraseña', exact: true }).fill(password);
   await page.getByRole('button', { name: 'Iniciar Sesión' }).click();
 }
 
@@ -41,7 +41,7 @@ export const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Sec
 export async function choose(page: Page, label: string, option: string) {
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel(new RegExp(`^${label}( \\*)?$`)).click();
-  await page.getByPlaceholder('Buscar...').last().fill(option);
+  await page.getByRole('textbox', { name: 'Buscar...', exact: true }).filter({ visible: true }).fill(option);
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 

@@ -7,7 +7,17 @@ test('a user created in /users signs in and sees only what role 3 may see', asyn
   await signInQuickly(page, 'admin');
   await page.goto('/users');
   const table = page.getByRole('table');
-  for (const header of ['ID', 'Nombre', 'Apellido', 'Segundo Apellido', 'Usuario', 'Correo', 'Rol', 'Estado', 'Acciones']) {
+  for (const header of [
+    'ID',
+    'Nombre',
+    'Apellido',
+    'Segundo Apellido',
+    'Usuario',
+    'Correo',
+    'Rol',
+    'Estado',
+    'Acciones',
+  ]) {
     await expect(table.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
   }
 

@@ -42,6 +42,12 @@ try {
   await page.getByRole('button', { name: 'Agregar' }).click();
   await page.getByRole('dialog').waitFor();
   await shot(page, 'users-modal');
+  await page.getByRole('dialog').getByLabel(/^Rol/).click();
+  await page.getByRole('textbox', { name: 'Buscar...', exact: true }).filter({ visible: true }).fill('zz');
+  await shot(page, 'select-empty');
+  await page.getByRole('textbox', { name: 'Buscar...', exact: true }).filter({ visible: true }).fill('');
+  await shot(page, 'select-open');
+  await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
   await page.goto(`${base}/routes`);
   await page.getByRole('tab', { name: 'Roles' }).waitFor();
@@ -51,7 +57,10 @@ try {
   await page.getByRole('columnheader', { name: 'R', exact: true }).waitFor();
   await page.waitForTimeout(800);
   await shot(page, 'routes-section-permissions');
-  await page.getByRole('button', { name: 'Fijar menú abierto' }).or(page.getByRole('button', { name: 'Desfijar menú' })).click();
+  await page
+    .getByRole('button', { name: 'Fijar menú abierto' })
+    .or(page.getByRole('button', { name: 'Desfijar menú' }))
+    .click();
   await page.mouse.move(900, 400);
   await shot(page, 'sidebar-collapsed');
   await page.setViewportSize({ width: 390, height: 800 });

@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api, ApiError, errorText, NETWORK_ERROR_MESSAGE, onSessionLost, SESSION_EXPIRED_MESSAGE } from './api-client.ts';
+import {
+  api,
+  ApiError,
+  errorText,
+  NETWORK_ERROR_MESSAGE,
+  onSessionLost,
+  SESSION_EXPIRED_MESSAGE,
+} from './api-client.ts';
 import { clearSession, getSession, startSession } from './session.ts';
 
 const user = {
@@ -15,7 +22,9 @@ const user = {
 };
 
 function respond(status: number, body: string, contentType = 'application/json; charset=utf-8', statusText = '') {
-  const fetchMock = vi.fn(async () => new Response(body, { status, statusText, headers: { 'content-type': contentType } }));
+  const fetchMock = vi.fn(
+    async () => new Response(body, { status, statusText, headers: { 'content-type': contentType } }),
+  );
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
 }
@@ -89,7 +98,12 @@ describe('api client failure rules (SPEC §4, §8)', () => {
   });
 
   it("words a failed GET as 'Error {status}: {statusText}'", async () => {
-    respond(503, '{"status":false,"message":"La base de datos no responde."}', 'application/json', 'Service Unavailable');
+    respond(
+      503,
+      '{"status":false,"message":"La base de datos no responde."}',
+      'application/json',
+      'Service Unavailable',
+    );
     const error = await failure(api.get('/readyz'));
     expect(error.message).toBe('Error 503: Service Unavailable');
     expect(error.status).toBe(503);
@@ -103,7 +117,10 @@ describe('api client failure rules (SPEC §4, §8)', () => {
   });
 
   it('keeps validation errors and joins them for alerts', async () => {
-    respond(422, '{"status":false,"message":"Error de validación","errors":{"name":["Ya existe."],"email":["Inválido."]}}');
+    respond(
+      422,
+      '{"status":false,"message":"Error de validación","errors":{"name":["Ya existe."],"email":["Inválido."]}}',
+    );
     const error = await failure(api.post('/users/create', {}));
     expect(error.message).toBe('Error de validación');
     expect(error.errors).toEqual({ name: ['Ya existe.'], email: ['Inválido.'] });

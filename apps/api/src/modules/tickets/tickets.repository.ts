@@ -66,8 +66,10 @@ export function createTicketsRepository(database: Database) {
    */
   const withDetails = (q: TicketsQuery) =>
     q.select((eb) => {
-      const nameOf = (table: 'priority_types' | 'projects' | 'areas' | 'categories' | 'difficulties', column: TicketColumn) =>
-        eb.selectFrom(`${table} as x`).select('x.name').whereRef('x.id', '=', `t.${column}`);
+      const nameOf = (
+        table: 'priority_types' | 'projects' | 'areas' | 'categories' | 'difficulties',
+        column: TicketColumn,
+      ) => eb.selectFrom(`${table} as x`).select('x.name').whereRef('x.id', '=', `t.${column}`);
       const status = () => eb.selectFrom('ticket_statuses as x').whereRef('x.id', '=', 't.status_id');
       const userName = (column: 't.created_by' | 't.user_assigned_id') =>
         eb
@@ -128,23 +130,63 @@ export function createTicketsRepository(database: Database) {
 
   return {
     /** One page, newest first, paginated in the database. */
+    /**
+     * One page, newest first, paginated in the database, in two steps: the
+     * page's ids and the total, then the details of those ids only.
+     * - With a search, the matches are read once (a materialized CTE gives both
+     *   the total and the page), so the costly text match is not done twice.
+     * - Without one, the count reads only the indexes and the newest ids come
+     *   straight from the primary key.
+     */
     async list(filter: TicketFilter, { page, per_page }: Pick<TTicketListQuery, 'page' | 'per_page'>) {
-      const { total } = await filtered(filter)
-        .select((eb) => eb.fn.countAll<number | string>().as('total'))
-        .executeTakeFirstOrThrow();
-      const count = Number(total);
-      const lastPage = Math.max(1, Math.ceil(count / per_page));
+      const offset = (page - 1) * per_page;
+      const countAll = async () =>
+        Number(
+          (
+            await filtered(filter)
+              .select((eb) => eb.fn.countAll<number | string>().as('total'))
+              .executeTakeFirstOrThrow()
+          ).total,
+        );
+      let count: number;
+      let ids: number[];
+      if (filter.search !== '') {
+        const slice = await db
+          .with(
+            (cte) => cte('matches').materialized(),
+            () => filtered(filter).select('t.id'),
+          )
+          .selectFrom('matches as m')
+          .select((eb) => [
+            'm.id',
+            eb
+              .selectFrom('matches')
+              .select((e) => e.fn.countAll<number | string>().as('n'))
+              .as('full_count'),
+          ])
+          .orderBy('m.id', 'desc')
+          .limit(per_page)
+          .offset(offset)
+          .execute();
+        ids = slice.map((r) => r.id);
+        // Past the last page the slice is empty and carries no total.
+        count = slice.length > 0 ? Number(slice[0]!.full_count) : page === 1 ? 0 : await countAll();
+      } else {
+        count = await countAll();
+        ids =
+          offset >= count
+            ? []
+            : (
+                await filtered(filter).select('t.id').orderBy('t.id', 'desc').limit(per_page).offset(offset).execute()
+              ).map((r) => r.id);
+      }
       const rows =
-        count === 0 || page > lastPage
+        ids.length === 0
           ? []
-          : await withDetails(filtered(filter))
-              .orderBy('t.id', 'desc')
-              .limit(per_page)
-              .offset((page - 1) * per_page)
-              .execute();
+          : await withDetails(fromTickets(db)).where('t.id', 'in', ids).orderBy('t.id', 'desc').execute();
       return {
         data: rows.map(toTicket),
-        meta: { total: count, current_page: page, last_page: lastPage, per_page },
+        meta: { total: count, current_page: page, last_page: Math.max(1, Math.ceil(count / per_page)), per_page },
       };
     },
 

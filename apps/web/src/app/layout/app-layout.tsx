@@ -36,40 +36,40 @@ export default function AppLayout({ children }: { children?: ReactNode }) {
 
   return (
     <QueryProvider>
-    <AppShell
-      layout="alt"
-      header={{ height: 64 }}
-      navbar={{
-        width: isLocked ? SIDEBAR_EXPANDED : SIDEBAR_COLLAPSED,
-        breakpoint: 'sm',
-        collapsed: { mobile: !isDrawerOpen },
-      }}
-      padding="md"
-    >
-      <AppShell.Header className={classes.header}>
-        <TopBar isDrawerOpen={isDrawerOpen} onToggleDrawer={drawer.toggle} />
-      </AppShell.Header>
-      <AppShell.Navbar
-        className={classes.navbar}
-        data-expanded={isExpanded || undefined}
-        data-locked={isLocked || undefined}
-        onMouseEnter={() => setHovered(true)}
-        onMouseLeave={() => setHovered(false)}
-        aria-label="Menú principal"
+      <AppShell
+        layout="alt"
+        header={{ height: 64 }}
+        navbar={{
+          width: isLocked ? SIDEBAR_EXPANDED : SIDEBAR_COLLAPSED,
+          breakpoint: 'sm',
+          collapsed: { mobile: !isDrawerOpen },
+        }}
+        padding="md"
       >
-        <Sidebar
-          isExpanded={isExpanded}
-          isLocked={isLocked}
-          isMobile={isMobile}
-          onToggleLock={toggleLock}
-          onCloseDrawer={drawer.close}
-        />
-      </AppShell.Navbar>
-      <AppShell.Main className={classes.main}>
-        <Suspense fallback={<PageLoader />}>{children ?? <Outlet />}</Suspense>
-      </AppShell.Main>
-      <SessionExpiryWatcher />
-    </AppShell>
+        <AppShell.Header className={classes.header}>
+          <TopBar isDrawerOpen={isDrawerOpen} onToggleDrawer={drawer.toggle} />
+        </AppShell.Header>
+        <AppShell.Navbar
+          className={classes.navbar}
+          data-expanded={isExpanded || undefined}
+          data-locked={isLocked || undefined}
+          onMouseEnter={() => setHovered(true)}
+          onMouseLeave={() => setHovered(false)}
+          aria-label="Menú principal"
+        >
+          <Sidebar
+            isExpanded={isExpanded}
+            isLocked={isLocked}
+            isMobile={isMobile}
+            onToggleLock={toggleLock}
+            onCloseDrawer={drawer.close}
+          />
+        </AppShell.Navbar>
+        <AppShell.Main className={classes.main}>
+          <Suspense fallback={<PageLoader />}>{children ?? <Outlet />}</Suspense>
+        </AppShell.Main>
+        <SessionExpiryWatcher />
+      </AppShell>
     </QueryProvider>
   );
 }

@@ -1,4 +1,17 @@
-import { ActionIcon, AppShell, Box, CloseButton, Divider, Group, NavLink, ScrollArea, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  AppShell,
+  Box,
+  CloseButton,
+  Divider,
+  Group,
+  NavLink,
+  ScrollArea,
+  Skeleton,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core';
 import { IconPin, IconPinnedOff } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'react-router';
@@ -18,9 +31,6 @@ interface SidebarProps {
 
 const isActivePath = (pathname: string, path?: string) =>
   path !== undefined && (pathname === path || pathname.startsWith(`${path}/`));
-
-const containsActive = (item: MenuItem, pathname: string): boolean =>
-  isActivePath(pathname, item.path) || (item.submenu ?? []).some((child) => containsActive(child, pathname));
 
 export function Sidebar({ isExpanded, isLocked, isMobile, onToggleLock, onCloseDrawer }: SidebarProps) {
   const session = useSession();
@@ -66,7 +76,11 @@ export function Sidebar({ isExpanded, isLocked, isMobile, onToggleLock, onCloseD
         </nav>
       </AppShell.Section>
 
-      <AppShell.Section p={isExpanded ? 'sm' : 0} pb="md" style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}>
+      <AppShell.Section
+        p={isExpanded ? 'sm' : 0}
+        pb="md"
+        style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}
+      >
         <Box pt="xs">
           <Leaf item={logoutItem} isExpanded={isExpanded} color="red" />
         </Box>
@@ -76,7 +90,6 @@ export function Sidebar({ isExpanded, isLocked, isMobile, onToggleLock, onCloseD
 }
 
 function MenuEntry({ item, isExpanded, isFirst }: { item: MenuItem; isExpanded: boolean; isFirst: boolean }) {
-  const { pathname } = useLocation();
   if (!item.submenu) return <Leaf item={item} isExpanded={isExpanded} />;
   const Icon = item.icon ?? DEFAULT_MENU_ICON;
   const name = item.name ?? DEFAULT_MENU_NAME;

@@ -1,4 +1,16 @@
-import { ActionIcon, Avatar, Burger, Divider, Group, Menu, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Avatar,
+  Burger,
+  Divider,
+  Group,
+  Menu,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { useFullscreenDocument } from '@mantine/hooks';
 import { IconLogout, IconMaximize, IconMinimize, IconSettings, IconUserCircle } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';

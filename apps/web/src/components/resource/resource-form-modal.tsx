@@ -1,4 +1,15 @@
-import { Alert, Button, Checkbox, Group, Modal, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { IconAlertCircle, IconCheck } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -144,7 +155,8 @@ function FieldInput({ field, mode, value, error, isValid, onChange }: FieldInput
       />
     );
   }
-  if (field.kind === 'select') return <SelectInput field={field} mode={mode} value={String(value)} error={error} onChange={onChange} />;
+  if (field.kind === 'select')
+    return <SelectInput field={field} mode={mode} value={String(value)} error={error} onChange={onChange} />;
 
   const common = {
     label: field.label,
@@ -185,9 +197,7 @@ function SelectInput({
     ...optionsQuery(isStatic ? 'statuses' : (field.source as Exclude<SelectFieldConfig['source'], unknown[]>)),
     enabled: !isStatic,
   });
-  const list = isStatic
-    ? (field.source as { value: string; label: string }[])
-    : toSelectOptions(options.data ?? []);
+  const list = isStatic ? (field.source as { value: string; label: string }[]) : toSelectOptions(options.data ?? []);
   return (
     <SelectField
       label={field.label}

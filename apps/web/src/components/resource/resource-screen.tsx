@@ -18,7 +18,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { PAGE_SIZES } from '@portal/contract';
 import { IconAlertTriangle, IconPencil, IconPlus, IconRestore, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyIllustration } from '@/components/ui/illustrations.tsx';
 import { StatusBadge } from '@/components/ui/status-badge.tsx';
@@ -48,12 +48,12 @@ export function ResourceScreen({ config, isEmbedded = false }: { config: Resourc
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(1);
+  // The page belongs to a search: a new search starts again at page 1 (SPEC §9).
+  const [paging, setPaging] = useState({ search: '', page: 1 });
+  const page = paging.search === debouncedSearch ? paging.page : 1;
+  const setPage = (next: number) => setPaging({ search: debouncedSearch, page: next });
   const [perPage, setPerPage] = usePageSize(config.resource);
   const [form, setForm] = useState<FormState>(null);
-
-  // Searching starts again at page 1 (SPEC §9).
-  useEffect(() => setPage(1), [debouncedSearch]);
 
   const params = { page, per_page: perPage, search: debouncedSearch };
   const list = useQuery(resourceListQuery(config.resource, params));
@@ -61,11 +61,6 @@ export function ResourceScreen({ config, isEmbedded = false }: { config: Resourc
   const lastPage = list.isError ? 1 : Math.max(list.data?.last_page ?? 1, 1);
   const total = list.isError ? 0 : (list.data?.total ?? 0);
   const isLoading = list.isPending || (list.isFetching && list.isPlaceholderData);
-
-  // A page beyond the last (after the list shrank) falls back to the last one.
-  useEffect(() => {
-    if (list.data && page > Math.max(list.data.last_page, 1)) setPage(Math.max(list.data.last_page, 1));
-  }, [list.data, page]);
 
   const [statusTarget, setStatusTarget] = useState<Row | null>(null);
   const [isChangingStatus, setChangingStatus] = useState(false);
@@ -165,7 +160,11 @@ export function ResourceScreen({ config, isEmbedded = false }: { config: Resourc
                 <Table.Tr>
                   <Table.Th w={70}>ID</Table.Th>
                   {config.columns.map((column) => (
-                    <Table.Th key={column.header} w={column.isCompact ? 56 : undefined} ta={column.isCompact ? 'center' : undefined}>
+                    <Table.Th
+                      key={column.header}
+                      w={column.isCompact ? 56 : undefined}
+                      ta={column.isCompact ? 'center' : undefined}
+                    >
                       {column.header}
                     </Table.Th>
                   ))}
@@ -274,7 +273,12 @@ export function ResourceScreen({ config, isEmbedded = false }: { config: Resourc
               boundaries={1}
               size="sm"
               getControlProps={(control) => ({
-                'aria-label': { first: 'Primera página', previous: 'Página anterior', next: 'Página siguiente', last: 'Última página' }[control],
+                'aria-label': {
+                  first: 'Primera página',
+                  previous: 'Página anterior',
+                  next: 'Página siguiente',
+                  last: 'Última página',
+                }[control],
               })}
               getItemProps={(n) => ({ 'aria-label': `Página ${n}` })}
             />

@@ -12,7 +12,16 @@ export interface ConfirmDialogProps {
 }
 
 /** A yes/no question before an action (SPEC §8: '¿Estás seguro de eliminar?'). */
-export function ConfirmDialog({ opened, title, message, confirmLabel, color, isBusy, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  opened,
+  title,
+  message,
+  confirmLabel,
+  color,
+  isBusy,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   return (
     <Modal opened={opened} onClose={onCancel} title={<Text fw={650}>{title}</Text>} size="sm">
       <Text size="sm">{message}</Text>

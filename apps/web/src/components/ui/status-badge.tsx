@@ -2,13 +2,22 @@ import { Badge } from '@mantine/core';
 import { recordStatusName } from '@portal/contract';
 import { IconCheck, IconX } from '@tabler/icons-react';
 
-const colors: Record<string, string> = { Activo: 'teal', Inactivo: 'gray', Desconocido: 'yellow' };
+/** Light badges with their darkest text shade, for a 4.5:1 contrast. */
+const colors: Record<string, [string, string]> = {
+  Activo: ['var(--mantine-color-teal-0)', '#0b5e45'],
+  Inactivo: ['var(--mantine-color-gray-1)', 'var(--mantine-color-gray-8)'],
+  Desconocido: ['var(--mantine-color-yellow-0)', '#7a4d00'],
+};
 
 /** SPEC §3: 1 Activo, 2 Inactivo, anything else Desconocido. */
 export function StatusBadge({ statusId }: { statusId: number }) {
   const name = recordStatusName(statusId);
   return (
-    <Badge color={colors[name]} variant="light" radius="sm">
+    <Badge
+      variant="light"
+      radius="sm"
+      style={{ '--badge-bg': colors[name]![0], '--badge-color': colors[name]![1] } as React.CSSProperties}
+    >
       {name}
     </Badge>
   );

@@ -3,12 +3,24 @@ import { defineResource, statusField, type ResourceConfig, type TextField } from
 import { paths } from '@/config/paths.ts';
 
 /** SPEC §5: catalogue names keep only letters (with accents) and spaces. */
-const nameField: TextField = { kind: 'text', name: 'name', label: 'Nombre', rule: 'onlyLetters', required: true, maxLength: 100 };
+const nameField: TextField = {
+  kind: 'text',
+  name: 'name',
+  label: 'Nombre',
+  rule: 'onlyLetters',
+  required: true,
+  maxLength: 100,
+};
 const nameColumn = { header: 'Nombre', render: (r: { name: string }) => r.name };
 
 export const stageLabels: Record<TicketStage, string> = { open: 'Abierto', started: 'En curso', closed: 'Cerrado' };
 
-const simple = (resource: ResourceConfig['resource'], section: ResourceConfig['section'], title: string, singular: string) =>
+const simple = (
+  resource: ResourceConfig['resource'],
+  section: ResourceConfig['section'],
+  title: string,
+  singular: string,
+) =>
   defineResource({
     resource: resource as 'areas',
     section,

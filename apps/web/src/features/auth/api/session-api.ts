@@ -7,5 +7,4 @@ export const login = (credentials: TLoginRequest) =>
 /** Errors are ignored (SPEC §7): the session ends here whatever the server says. */
 export const logout = () => api.post<{ status: boolean; message: string }>('/logout').catch(() => undefined);
 
-export const renewToken = () =>
-  api.post<{ status: true; message: string; data: { token: string } }>('/renew-token');
+export const renewToken = () => api.post<{ status: true; message: string; data: { token: string } }>('/renew-token');

@@ -31,11 +31,15 @@ describe('login page', () => {
   });
 
   it('words failures as SPEC §8 says', () => {
-    expect(loginFailureText(new ApiError('Usuario o contraseña incorrectos.', 401))).toBe('Usuario o contraseña incorrectos.');
-    expect(loginFailureText(new ApiError('Error de validación', 422, { errors: { username: ['A'], password: ['B'] } }))).toBe(
-      'A\nB',
+    expect(loginFailureText(new ApiError('Usuario o contraseña incorrectos.', 401))).toBe(
+      'Usuario o contraseña incorrectos.',
     );
-    expect(loginFailureText(new ApiError('x', 500, { isNetworkError: true }))).toBe('No se pudo conectar con el servidor.');
+    expect(
+      loginFailureText(new ApiError('Error de validación', 422, { errors: { username: ['A'], password: ['B'] } })),
+    ).toBe('A\nB');
+    expect(loginFailureText(new ApiError('x', 500, { isNetworkError: true }))).toBe(
+      'No se pudo conectar con el servidor.',
+    );
     expect(loginFailureText(new Error('boom'))).toBe('Ocurrió un error inesperado.');
     expect(loginFailureText('???')).toBe('Error desconocido.');
   });

@@ -96,7 +96,9 @@ export default function LoginPage() {
                 error={errorOf('username')}
                 withAsterisk
                 maxLength={50}
-                rightSection={isValid('username') ? <IconCheck size={16} color="var(--mantine-color-teal-7)" aria-hidden /> : null}
+                rightSection={
+                  isValid('username') ? <IconCheck size={16} color="var(--mantine-color-teal-7)" aria-hidden /> : null
+                }
               />
               <PasswordInput
                 label="Contraseña"

@@ -52,56 +52,49 @@ function SignedInBell({ userId }: { userId: number }) {
 
   return (
     <>
-      <Popover
-        opened={isOpen}
-        onChange={setOpen}
-        width={DROPDOWN_WIDTH}
-        position="bottom-end"
-        shadow="md"
-        radius="md"
-        trapFocus
-        returnFocus
-        withinPortal
+      {/* The badge wraps the popover, so the popover's roles land on the button itself. */}
+      <Indicator
+        label={badgeLabel(center.unseen)}
+        size={16}
+        color="red"
+        offset={6}
+        disabled={center.unseen === 0}
+        data-testid="notification-badge"
       >
-        <Popover.Target>
-          <Indicator
-            label={badgeLabel(center.unseen)}
-            size={16}
-            color="red"
-            offset={6}
-            disabled={center.unseen === 0}
-            data-testid="notification-badge"
-          >
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              size="lg"
-              aria-label={label}
-              aria-haspopup="dialog"
-              aria-expanded={isOpen}
-              onClick={toggle}
-            >
+        <Popover
+          opened={isOpen}
+          onChange={setOpen}
+          width={DROPDOWN_WIDTH}
+          position="bottom-end"
+          shadow="md"
+          radius="md"
+          trapFocus
+          returnFocus
+          withinPortal
+        >
+          <Popover.Target>
+            <ActionIcon variant="subtle" color="gray" size="lg" aria-label={label} onClick={toggle}>
               <IconBell size={20} stroke={1.7} />
             </ActionIcon>
-          </Indicator>
-        </Popover.Target>
-        <Popover.Dropdown
-          p={0}
-          aria-labelledby={titleId}
-          data-testid="notification-dropdown"
-          style={{ maxWidth: 'calc(100vw - 16px)' }}
-        >
-          <NotificationPanel
-            titleId={titleId}
-            items={center.items}
-            streamStatus={center.streamStatus}
-            isHistory={isHistory}
-            onHistoryChange={setHistory}
-            onRemove={(id) => void center.remove(id)}
-            onRemoveAll={center.removeAll}
-          />
-        </Popover.Dropdown>
-      </Popover>
+          </Popover.Target>
+          <Popover.Dropdown
+            p={0}
+            aria-labelledby={titleId}
+            data-testid="notification-dropdown"
+            style={{ maxWidth: 'calc(100vw - 16px)' }}
+          >
+            <NotificationPanel
+              titleId={titleId}
+              items={center.items}
+              streamStatus={center.streamStatus}
+              isHistory={isHistory}
+              onHistoryChange={setHistory}
+              onRemove={(id) => void center.remove(id)}
+              onRemoveAll={center.removeAll}
+            />
+          </Popover.Dropdown>
+        </Popover>
+      </Indicator>
       <VisuallyHidden aria-live="polite">{center.unseen > 0 ? label : ''}</VisuallyHidden>
     </>
   );

@@ -11,7 +11,7 @@ export function PriorityBadge({ name }: { name: string }) {
       variant="light"
       radius="sm"
       tt="none"
-      style={{ flexShrink: 0 }}
+      style={{ minWidth: 'max-content' }}
     >
       {name}
     </Badge>
@@ -21,22 +21,23 @@ export function PriorityBadge({ name }: { name: string }) {
 /** A ticket status, coloured by its stage (open, started, closed). */
 export function TicketStatusBadge({ name, stage }: { name: string; stage: TicketStage }) {
   return (
-    <Badge
-      color={stageColors[stage]}
-      variant="dot"
-      radius="sm"
-      tt="none"
-      style={{ flexShrink: 0, overflow: 'visible' }}
-    >
+    <Badge color={stageColors[stage]} variant="dot" radius="sm" tt="none" style={{ minWidth: 'max-content' }}>
       {name}
     </Badge>
   );
 }
 
 const dateFormat = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium', timeStyle: 'short' });
+const dayFormat = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium' });
 
 /** Spanish date and time (DESIGN.md: es locale). */
 export const formatDateTime = (iso: string) => {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date);
+};
+
+/** Spanish date without the time, for narrow columns. */
+export const formatDate = (iso: string) => {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : dayFormat.format(date);
 };

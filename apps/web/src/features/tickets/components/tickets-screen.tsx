@@ -7,7 +7,7 @@ import { useSession } from '@/lib/session.ts';
 import type { TicketListKind } from '../api/tickets-api.ts';
 import { ActivitiesModal, activitiesModeOf, type ActivitiesMode } from './activities-modal.tsx';
 import { AssignModal } from './assign-modal.tsx';
-import { formatDateTime, PriorityBadge, TicketStatusBadge } from './ticket-badges.tsx';
+import { formatDate, formatDateTime, PriorityBadge, TicketStatusBadge } from './ticket-badges.tsx';
 import { TicketFormModal } from './ticket-form-modal.tsx';
 import { TicketTable, type TicketColumn } from './ticket-table.tsx';
 
@@ -46,7 +46,7 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
     { header: 'Prioridad', width: 90, render: (t) => <PriorityBadge name={t.priorities.name} /> },
     {
       header: 'Estado',
-      width: 120,
+      width: 130,
       render: (t) => <TicketStatusBadge name={t.status_tickets.name} stage={t.status_tickets.stage} />,
     },
     { header: 'Proyecto', width: 130, render: (t) => <Text size="sm">{t.projects.name}</Text> },
@@ -55,7 +55,9 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
       width: 140,
       render: (t) => (
         <Stack gap={0}>
-          <Text size="sm">{formatDateTime(t.created_at)}</Text>
+          <Text size="sm" title={formatDateTime(t.created_at)} style={{ whiteSpace: 'nowrap' }}>
+            {formatDate(t.created_at)}
+          </Text>
           <Text size="xs" c="dimmed">
             por {t.users.name}
           </Text>
