@@ -13,8 +13,8 @@
  */
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -245,3 +245,15 @@ const all: Row[] = [];
 for (const dialect of dialects) all.push(...(await runDialect(dialect)));
 console.log('\nSequential latency, per_page 10, measured at the client over loopback:');
 console.table(all);
+const resultsDir = path.resolve(import.meta.dirname, 'results');
+mkdirSync(resultsDir, { recursive: true });
+const file = path.join(resultsDir, `tickets-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+writeFileSync(
+  file,
+  JSON.stringify({ tickets: ticketCount, requests: requestCount, loadavg: loadavg(), rows: all }, null, 2),
+);
+console.log(
+  `Results written to ${path.relative(process.cwd(), file)} (load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')})`,
+);

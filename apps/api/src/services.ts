@@ -53,7 +53,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     log,
     secret: config.jwtSecret,
   });
-  const catalogs = createCatalogService(database);
+  const catalogs = createCatalogService(database, { onPermissionsChange: () => permissions.invalidate() });
   const notifications = createNotificationsService({
     database,
     databaseUrl: config.databaseUrl,

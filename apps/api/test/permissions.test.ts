@@ -2,6 +2,7 @@ import { catalogResourceNames, permissionFlags, SECTIONS, type PermissionFlag } 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../src/db/database.ts';
 import { hashPassword } from '../src/modules/auth/passwords.ts';
+import { GRANTS_CACHE_MS } from '../src/modules/permissions/permissions.repository.ts';
 import { createTestApp, dialects, type TestApp } from './helper.ts';
 
 /** A valid body for each resource's create and update, so only the permission can refuse it. */
@@ -192,6 +193,36 @@ describe.each(dialects)('permissions on %s', (dialect) => {
       .execute();
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.at(-1)?.detail).toContain(SECTIONS.areas);
+  });
+
+  it('a change made outside this process is seen within the grants cache lifetime', async () => {
+    const { db } = t.services.database;
+    const token = await t.login('supervisor');
+    const section = await db
+      .selectFrom('sections')
+      .select('id')
+      .where('name', '=', 'gr_main')
+      .executeTakeFirstOrThrow();
+    expect((await t.call(token, 'POST', '/api/groups', {})).statusCode).toBe(200);
+    await db
+      .updateTable('sections_permission')
+      .set({ r: 0 })
+      .where('section_id', '=', section.id)
+      .where('role_id', '=', 2)
+      .execute();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, GRANTS_CACHE_MS + 50));
+      expect((await t.call(token, 'POST', '/api/groups', {})).statusCode).toBe(403);
+    } finally {
+      await db
+        .updateTable('sections_permission')
+        .set({ r: 1 })
+        .where('section_id', '=', section.id)
+        .where('role_id', '=', 2)
+        .execute();
+      t.services.permissions.invalidate();
+    }
+    expect((await t.call(token, 'POST', '/api/groups', {})).statusCode).toBe(200);
   });
 
   it('a deactivated section permission or route permission takes the access away', async () => {

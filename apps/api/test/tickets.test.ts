@@ -335,6 +335,7 @@ describe.each(dialects)('tickets on %s', (dialect) => {
         .where('role_id', '=', 3)
         .where('section_id', '=', db().selectFrom('sections').select('id').where('name', '=', 'tickets_main'))
         .execute();
+      t.services.permissions.invalidate();
       try {
         const reassign = await t.call(lmartinez, 'PATCH', `/api/tickets/${ticketId}/assign/${idOf('jcastillo')}`);
         expect(reassign.statusCode).toBe(403);
@@ -346,6 +347,7 @@ describe.each(dialects)('tickets on %s', (dialect) => {
           .where('role_id', '=', 3)
           .where('section_id', '=', db().selectFrom('sections').select('id').where('name', '=', 'tickets_main'))
           .execute();
+        t.services.permissions.invalidate();
       }
       const stored = await db()
         .selectFrom('tickets')
@@ -422,6 +424,7 @@ describe.each(dialects)('tickets on %s', (dialect) => {
         .where('role_id', '=', 3)
         .where('section_id', '=', db().selectFrom('sections').select('id').where('name', '=', 'old_tickets'))
         .execute();
+      t.services.permissions.invalidate();
       try {
         expect((await t.call(agente, 'POST', '/api/tickets/old', {})).statusCode).toBe(403);
         expect((await t.call(agente, 'POST', '/api/tickets/current', {})).statusCode).toBe(200);
@@ -432,6 +435,7 @@ describe.each(dialects)('tickets on %s', (dialect) => {
           .where('role_id', '=', 3)
           .where('section_id', '=', db().selectFrom('sections').select('id').where('name', '=', 'old_tickets'))
           .execute();
+        t.services.permissions.invalidate();
       }
     });
   });

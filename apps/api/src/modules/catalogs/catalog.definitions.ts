@@ -35,6 +35,8 @@ export interface CatalogDefinition {
   optionLabel?: string;
   /** Turns validated input into column values (e.g. hashes a password). */
   prepare?: (input: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /** Whether a write changes who may do what (the permission cache is dropped). */
+  affectsPermissions?: boolean;
   /** Extra column values written with every status change. */
   onStatusChange?: () => Record<string, unknown>;
   /** Fields the update form may not change. */
@@ -71,20 +73,24 @@ export const catalogDefinitions: CatalogDefinition[] = [
   simple('ticket-statuses', 'ticket_statuses', SECTIONS.ticketStatuses, ['stage']),
   {
     ...simple('roles', 'roles', SECTIONS.roles, ['is_supervisor']),
+    affectsPermissions: true,
     optionsAccess: anyRead(SECTIONS.roles, SECTIONS.users, SECTIONS.routesPermission, SECTIONS.sectionsPermission),
   },
   {
     ...simple('routes', 'routes', SECTIONS.routes),
+    affectsPermissions: true,
     optionsAccess: anyRead(SECTIONS.routes, SECTIONS.routesPermission, SECTIONS.sections),
   },
   {
     ...simple('sections', 'sections', SECTIONS.sections, ['route_id']),
+    affectsPermissions: true,
     references: [{ as: 'route', column: 'route_id', table: 'routes' }],
     searchColumns: ['t.name', 'route.name'],
     optionsAccess: anyRead(SECTIONS.sections, SECTIONS.sectionsPermission),
   },
   {
     resource: 'routes-permission',
+    affectsPermissions: true,
     table: 'routes_permission',
     section: SECTIONS.routesPermission,
     columns: ['route_id', 'role_id'],
@@ -98,6 +104,7 @@ export const catalogDefinitions: CatalogDefinition[] = [
   },
   {
     resource: 'sections-permission',
+    affectsPermissions: true,
     table: 'sections_permission',
     section: SECTIONS.sectionsPermission,
     columns: ['section_id', 'role_id', 'r', 'w', 'u', 'd'],

@@ -7,7 +7,14 @@ import { createCatalogRepository, type CatalogRepository } from './catalog.repos
 
 type Values = Record<string, unknown>;
 
-export function createCatalogService(database: Database) {
+export function createCatalogService(
+  database: Database,
+  { onPermissionsChange }: { onPermissionsChange?: () => void } = {},
+) {
+  /** Roles, routes, sections and both permission tables decide who may do what. */
+  const written = (def: CatalogDefinition) => {
+    if (def.affectsPermissions) onPermissionsChange?.();
+  };
   const repositories = new Map<CatalogResourceName, { def: CatalogDefinition; repo: CatalogRepository }>(
     catalogDefinitions.map((def) => [def.resource, { def, repo: createCatalogRepository(database, def) }]),
   );
@@ -31,7 +38,9 @@ export function createCatalogService(database: Database) {
 
   async function write<T>(def: CatalogDefinition, action: () => Promise<T>): Promise<T> {
     try {
-      return await action();
+      const result = await action();
+      written(def);
+      return result;
     } catch (error) {
       // Another request took the value between our check and the write.
       if (isUniqueViolation(error))
@@ -74,7 +83,7 @@ export function createCatalogService(database: Database) {
       if (!current) throw notFound();
       const next =
         statusId ?? (current.status_id === RECORD_STATUS.active ? RECORD_STATUS.inactive : RECORD_STATUS.active);
-      await repo.update(id, { status_id: next, ...def.onStatusChange?.() });
+      await write(def, () => repo.update(id, { status_id: next, ...def.onStatusChange?.() }));
       return (await repo.findById(id))!;
     },
 

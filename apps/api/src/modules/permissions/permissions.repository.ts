@@ -4,11 +4,21 @@ import type { Database } from '../../db/database.ts';
 
 const ACTIVE = RECORD_STATUS.active;
 
+type Flags = Record<PermissionFlag, number>;
+
+/** How long a role's grants are reused before being read again. */
+export const GRANTS_CACHE_MS = 5_000;
+
 /**
  * A role may use a section when it holds an active permission on the section
  * and an active permission on the section's route, and all of them are active.
+ *
+ * Every signed-in request asks this, so each role's grants are read in one query
+ * and kept for GRANTS_CACHE_MS. Changes made through this process's catalogue
+ * API drop the cache at once (`invalidate`); another process sharing the database
+ * sees them within GRANTS_CACHE_MS.
  */
-export function createPermissionsRepository({ db }: Database) {
+export function createPermissionsRepository({ db }: Database, { cacheMs = GRANTS_CACHE_MS } = {}) {
   const grantedSections = (roleId: number) =>
     db
       .selectFrom('sections_permission as sp')
@@ -23,14 +33,28 @@ export function createPermissionsRepository({ db }: Database) {
       .where('ro.status_id', '=', ACTIVE)
       .where('rp.status_id', '=', ACTIVE);
 
+  const cache = new Map<number, { at: number; grants: Promise<Map<string, Flags>> }>();
+  const readGrants = async (roleId: number) => {
+    const rows = await grantedSections(roleId).select(['s.name', 'sp.r', 'sp.w', 'sp.u', 'sp.d']).execute();
+    return new Map(rows.map(({ name, ...flags }) => [name, flags]));
+  };
+  const grantsOf = (roleId: number): Promise<Map<string, Flags>> => {
+    const cached = cache.get(roleId);
+    if (cached && Date.now() - cached.at < cacheMs) return cached.grants;
+    const grants = readGrants(roleId);
+    cache.set(roleId, { at: Date.now(), grants });
+    grants.catch(() => cache.delete(roleId));
+    return grants;
+  };
+
   return {
     async hasFlag(roleId: number, sectionName: string, flag: PermissionFlag): Promise<boolean> {
-      const row = await grantedSections(roleId)
-        .where('s.name', '=', sectionName)
-        .where(`sp.${flag}`, '=', 1)
-        .select('sp.id')
-        .executeTakeFirst();
-      return row !== undefined;
+      return (await grantsOf(roleId)).get(sectionName)?.[flag] === 1;
+    },
+
+    /** Forgets every cached grant (after a change to roles, routes, sections or their permissions). */
+    invalidate(): void {
+      cache.clear();
     },
 
     async findRoute(routeName: string) {
