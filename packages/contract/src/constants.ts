@@ -36,5 +36,9 @@ export type SectionName = (typeof SECTIONS)[keyof typeof SECTIONS];
 
 export const PAGE_SIZES = [5, 7, 10, 20, 50] as const;
 export const DEFAULT_PAGE_SIZE = 7;
+/** Page sizes of the ticket history and the assign modal (SPEC §9). */
+export const TICKET_PAGE_SIZES = [5, 10, 20, 50] as const;
+export const DEFAULT_HISTORY_PAGE_SIZE = 10;
+export const DEFAULT_ASSIGN_PAGE_SIZE = 5;
 export const MAX_PAGE_SIZE = 100;
 export const MIN_PASSWORD_LENGTH = 8;

@@ -33,6 +33,9 @@ export class ApiError extends Error {
 
 export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
 
+/** The session already ended because of this failure: the guards show /login, so a screen says nothing more. */
+export const isSessionLost = (error: unknown) => isApiError(error) && error.details.isSessionLost === true;
+
 /** Server field errors (SPEC §5: lists joined by a new line), or the message. */
 export function errorText(error: unknown, fallback: string, separator = '\n'): string {
   if (!(error instanceof ApiError)) return fallback;

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from '../constants.ts';
-import { MSG } from '../messages.ts';
-import { ZId, ZStatusId, ZStatusRef, ZText } from './common.ts';
+import { ZDataResponse, ZId, ZListQueryWith, ZPage, ZStatusId, ZStatusRef, ZText } from './common.ts';
 
 export const ACTIVITY_MSG = {
   nameRequired: 'Por favor ingrese el nombre de la actividad.',
@@ -15,22 +13,7 @@ export const ACTIVITY_MSG = {
 } as const;
 
 /** GET /activities query: the ticket, its page and a search on the activity name. */
-export const ZActivitiesQuery = z.object({
-  ticket_id: ZId,
-  page: z.coerce
-    .number({ error: 'La página debe ser un número.' })
-    .int('La página debe ser un número entero.')
-    .min(1, 'La página debe ser mayor o igual a 1.')
-    .max(1_000_000, 'La página es demasiado grande.')
-    .default(1),
-  per_page: z.coerce
-    .number({ error: 'El tamaño de página debe ser un número.' })
-    .int('El tamaño de página debe ser un número entero.')
-    .min(1, 'El tamaño de página debe ser mayor o igual a 1.')
-    .max(MAX_PAGE_SIZE, `El tamaño de página no puede ser mayor a ${MAX_PAGE_SIZE}.`)
-    .default(10),
-  search: z.string({ error: 'La búsqueda debe ser texto.' }).trim().max(100, MSG.tooLong(100)).default(''),
-});
+export const ZActivitiesQuery = z.object({ ticket_id: ZId, ...ZListQueryWith(10).shape });
 export type TActivitiesQuery = z.input<typeof ZActivitiesQuery>;
 
 export const ZActivity = z.object({
@@ -49,13 +32,7 @@ export const ZActivitiesResponse = z.object({
   status: z.literal(true),
   /** Whether the caller may add and delete activities (the assignee) or only read them (a privileged role). */
   can_write: z.boolean(),
-  data: z.object({
-    data: z.array(ZActivity),
-    current_page: z.number(),
-    last_page: z.number(),
-    per_page: z.number(),
-    total: z.number(),
-  }),
+  data: ZPage(ZActivity),
 });
 export type TActivitiesResponse = z.infer<typeof ZActivitiesResponse>;
 
@@ -74,4 +51,5 @@ export type TActivityCreate = z.input<typeof ZActivityCreate>;
 
 export const ZActivityUpdate = z.object({ status_id: ZStatusId });
 
-export const ZActivityResponse = z.object({ status: z.literal(true), message: z.string(), data: ZActivity });
+export const ZActivityResponse = ZDataResponse(ZActivity);
+export type TActivityResponse = z.infer<typeof ZActivityResponse>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH } from './users.ts';
-import { ZText } from './common.ts';
+import { ZDataResponse, ZText } from './common.ts';
 
 export const ZLoginRequest = z.object({
   username: ZText('textWithSymbols', { max: 50 }),
@@ -21,11 +21,7 @@ export const ZSessionUser = z.object({
 });
 export type TSessionUser = z.infer<typeof ZSessionUser>;
 
-export const ZLoginResponse = z.object({
-  status: z.literal(true),
-  message: z.string(),
-  data: z.object({ user: ZSessionUser, token: z.string() }),
-});
+export const ZLoginResponse = ZDataResponse(z.object({ user: ZSessionUser, token: z.string() }));
 export type TLoginResponse = z.infer<typeof ZLoginResponse>;
 
 export const ZRenewResponse = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE, RECORD_STATUS } from '../constants.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, RECORD_STATUS } from '../constants.ts';
 import { MSG } from '../messages.ts';
 import { isClean, sanitizerMessages, type SanitizerType } from '../sanitize.ts';
 
@@ -43,27 +43,36 @@ export const ZEmail = z
   .refine((v) => !v.startsWith('.') && !v.startsWith('"'), "El correo no puede empezar con '.' o '\"'")
   .pipe(z.email(MSG.invalidEmail));
 
-export const ZListQuery = z.object({
-  page: z.coerce
-    .number({ error: 'La página debe ser un número.' })
-    .int('La página debe ser un número entero.')
-    .min(1, 'La página debe ser mayor o igual a 1.')
-    .max(1_000_000, 'La página es demasiado grande.')
-    .default(1),
-  per_page: z.coerce
-    .number({ error: 'El tamaño de página debe ser un número.' })
-    .int('El tamaño de página debe ser un número entero.')
-    .min(1, 'El tamaño de página debe ser mayor o igual a 1.')
-    .max(MAX_PAGE_SIZE, `El tamaño de página no puede ser mayor a ${MAX_PAGE_SIZE}.`)
-    .default(7),
-  search: z.string({ error: 'La búsqueda debe ser texto.' }).trim().max(100, MSG.tooLong(100)).default(''),
-});
+/**
+ * The body of a paged list (SPEC §7: page, per_page, search); a list whose
+ * page size defaults to another value than SPEC §9's takes it here.
+ */
+export function ZListQueryWith(defaultPerPage: number) {
+  return z.object({
+    page: z.coerce
+      .number({ error: 'La página debe ser un número.' })
+      .int('La página debe ser un número entero.')
+      .min(1, 'La página debe ser mayor o igual a 1.')
+      .max(1_000_000, 'La página es demasiado grande.')
+      .default(1),
+    per_page: z.coerce
+      .number({ error: 'El tamaño de página debe ser un número.' })
+      .int('El tamaño de página debe ser un número entero.')
+      .min(1, 'El tamaño de página debe ser mayor o igual a 1.')
+      .max(MAX_PAGE_SIZE, `El tamaño de página no puede ser mayor a ${MAX_PAGE_SIZE}.`)
+      .default(defaultPerPage),
+    search: z.string({ error: 'La búsqueda debe ser texto.' }).trim().max(100, MSG.tooLong(100)).default(''),
+  });
+}
+
+export const ZListQuery = ZListQueryWith(DEFAULT_PAGE_SIZE);
 export type TListQuery = z.infer<typeof ZListQuery>;
 
 export const ZStatusRef = z.object({ id: z.number(), name: z.string() });
 
 export const ZNamedRef = z.object({ id: z.number(), name: z.string() }).nullable();
 
+/** One page of a list with its position, flat (the catalogue lists, SPEC §7). */
 export function ZPage<T extends z.ZodTypeAny>(item: T) {
   return z.object({
     data: z.array(item),
@@ -72,6 +81,22 @@ export function ZPage<T extends z.ZodTypeAny>(item: T) {
     per_page: z.number(),
     total: z.number(),
   });
+}
+
+/** Where a page stands, as the ticket lists give it under `meta`. */
+export const ZPageMeta = z.object({
+  total: z.number(),
+  current_page: z.number(),
+  last_page: z.number(),
+  per_page: z.number(),
+});
+
+/** `{ status: true, data: [...] }` and whatever else the list says about itself. */
+export function ZListResponse<T extends z.ZodTypeAny, E extends z.ZodRawShape = Record<never, never>>(
+  item: T,
+  extra: E = {} as E,
+) {
+  return z.object({ status: z.literal(true), data: z.array(item), ...extra });
 }
 
 export const ZMessageResponse = z.object({ status: z.boolean(), message: z.string() });
@@ -89,7 +114,7 @@ export function ZDataResponse<T extends z.ZodTypeAny>(data: T) {
 }
 
 export const ZOption = z.object({ id: z.number(), name: z.string() });
-export const ZOptionsResponse = z.object({ status: z.literal(true), data: z.array(ZOption) });
+export const ZOptionsResponse = ZListResponse(ZOption);
 export type TOption = z.infer<typeof ZOption>;
 
 export const ZChangeStatusBody = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZId } from './common.ts';
+import { ZDataResponse, ZId, ZListResponse } from './common.ts';
 
 export const notificationTypes = ['info', 'success', 'warning', 'error'] as const;
 export type NotificationType = (typeof notificationTypes)[number];
@@ -41,9 +41,7 @@ export const ZNotification = z.object({
 });
 export type TNotification = z.infer<typeof ZNotification>;
 
-export const ZActiveNotificationsResponse = z.object({
-  status: z.literal(true),
-  data: z.array(ZNotification),
+export const ZActiveNotificationsResponse = ZListResponse(ZNotification, {
   /** Every unread notification of the caller, even beyond the ones listed. */
   total: z.number(),
 });
@@ -61,11 +59,7 @@ export const ZNotificationHistoryQuery = z.object({
 });
 export type TNotificationHistoryQuery = z.infer<typeof ZNotificationHistoryQuery>;
 
-export const ZNotificationHistoryResponse = z.object({
-  status: z.literal(true),
-  data: z.array(ZNotification),
-  has_more: z.boolean(),
-});
+export const ZNotificationHistoryResponse = ZListResponse(ZNotification, { has_more: z.boolean() });
 export type TNotificationHistoryResponse = z.infer<typeof ZNotificationHistoryResponse>;
 
 export const ZNotificationIdsRequest = z.object({
@@ -77,18 +71,10 @@ export const ZNotificationIdsRequest = z.object({
 export type TNotificationIdsRequest = z.infer<typeof ZNotificationIdsRequest>;
 
 /** `updated` counts only the caller's own notifications that changed. */
-export const ZNotificationUpdateResponse = z.object({
-  status: z.literal(true),
-  message: z.string(),
-  data: z.object({ updated: z.number() }),
-});
+export const ZNotificationUpdateResponse = ZDataResponse(z.object({ updated: z.number() }));
 export type TNotificationUpdateResponse = z.infer<typeof ZNotificationUpdateResponse>;
 
-export const ZStreamTicketResponse = z.object({
-  status: z.literal(true),
-  message: z.string(),
-  data: z.object({ ticket: z.string(), expires_in: z.number() }),
-});
+export const ZStreamTicketResponse = ZDataResponse(z.object({ ticket: z.string(), expires_in: z.number() }));
 export type TStreamTicketResponse = z.infer<typeof ZStreamTicketResponse>;
 
 export const ZNotificationStreamQuery = z.object({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH } from '../constants.ts';
 import { MSG } from '../messages.ts';
-import { ZEmail, ZId, ZNamedRef, ZStatusId, ZText } from './common.ts';
-import { MAX_PASSWORD_LENGTH, ZUser, ZUsername } from './users.ts';
+import { ZDataResponse, ZId, ZNamedRef, ZStatusId, ZText } from './common.ts';
+import { MAX_PASSWORD_LENGTH, personalUserFields, ZUser } from './users.ts';
 
 export const PROFILE_MSG = {
   updatedTitle: '¡Perfil actualizado!',
@@ -36,13 +36,7 @@ export const PASSWORD_MSG = {
  * /users screen), which are left unchanged when absent.
  */
 export const ZUserProfileUpdate = z.object({
-  name: ZText('onlyLetters', { max: 80 }),
-  last_name: ZText('onlyLetters', { max: 80 }),
-  second_last_name: ZText('onlyLetters', { min: 0, max: 80 })
-    .nullish()
-    .transform((v) => v || null),
-  username: ZUsername,
-  email: ZEmail,
+  ...personalUserFields,
   role_id: ZId.optional(),
   area_id: ZId.nullable().optional(),
   supervisor_id: ZId.nullable().optional(),
@@ -55,7 +49,7 @@ export const ZUserProfileUpdate = z.object({
 export type TUserProfileUpdate = z.input<typeof ZUserProfileUpdate>;
 export const ADMIN_USER_FIELDS = ['role_id', 'area_id', 'supervisor_id', 'branch', 'status_id'] as const;
 
-export const ZUserUpdateResponse = z.object({ status: z.literal(true), message: z.string(), data: ZUser });
+export const ZUserUpdateResponse = ZDataResponse(ZUser);
 
 /** Laboral information of SPEC §3 with the fixed labels of the profile (supervisor, user type, branch, area). */
 export const ZLaboralInformation = z.object({

@@ -1,12 +1,6 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE, ticketStages } from '../constants.ts';
-import { MSG } from '../messages.ts';
-import { ZId, ZText } from './common.ts';
-
-/** Page sizes of the ticket history and the assign modal (SPEC §9). */
-export const TICKET_PAGE_SIZES = [5, 10, 20, 50] as const;
-export const DEFAULT_HISTORY_PAGE_SIZE = 10;
-export const DEFAULT_ASSIGN_PAGE_SIZE = 5;
+import { DEFAULT_HISTORY_PAGE_SIZE, ticketStages } from '../constants.ts';
+import { ZDataResponse, ZId, ZListQueryWith, ZListResponse, ZPage, ZPageMeta, ZText } from './common.ts';
 
 export const TICKET_MSG = {
   created: 'Ticket creado exitosamente.',
@@ -22,25 +16,20 @@ export const TICKET_MSG = {
 } as const;
 
 /** POST body of the ticket lists: page, per_page and a search on name and description. */
-export const ZTicketListQuery = z.object({
-  page: z.coerce
-    .number({ error: 'La página debe ser un número.' })
-    .int('La página debe ser un número entero.')
-    .min(1, 'La página debe ser mayor o igual a 1.')
-    .max(1_000_000, 'La página es demasiado grande.')
-    .default(1),
-  per_page: z.coerce
-    .number({ error: 'El tamaño de página debe ser un número.' })
-    .int('El tamaño de página debe ser un número entero.')
-    .min(1, 'El tamaño de página debe ser mayor o igual a 1.')
-    .max(MAX_PAGE_SIZE, `El tamaño de página no puede ser mayor a ${MAX_PAGE_SIZE}.`)
-    .default(DEFAULT_HISTORY_PAGE_SIZE),
-  search: z.string({ error: 'La búsqueda debe ser texto.' }).trim().max(100, MSG.tooLong(100)).default(''),
-});
+export const ZTicketListQuery = ZListQueryWith(DEFAULT_HISTORY_PAGE_SIZE);
 export type TTicketListQuery = z.infer<typeof ZTicketListQuery>;
 
 const ZName = z.object({ name: z.string() });
 const ZUserRef = z.object({ id: z.number(), name: z.string() });
+const ZTicketStatusRef = z.object({ name: z.string(), stage: z.enum(ticketStages) });
+/** Who a user is, in the lists of people (assign modal, workload). */
+const userSummaryFields = {
+  id: z.number(),
+  name: z.string(),
+  last_name: z.string(),
+  second_last_name: z.string().nullable(),
+  username: z.string(),
+};
 
 /** A ticket as the lists show it (SPEC §3, read side). */
 export const ZTicket = z.object({
@@ -58,7 +47,7 @@ export const ZTicket = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   priorities: ZName,
-  status_tickets: z.object({ name: z.string(), stage: z.enum(ticketStages) }),
+  status_tickets: ZTicketStatusRef,
   projects: ZName,
   areas: ZName,
   categories: ZName,
@@ -69,14 +58,7 @@ export const ZTicket = z.object({
 });
 export type TTicket = z.infer<typeof ZTicket>;
 
-export const ZTicketMeta = z.object({
-  total: z.number(),
-  current_page: z.number(),
-  last_page: z.number(),
-  per_page: z.number(),
-});
-
-export const ZTicketPage = z.object({ status: z.literal(true), data: z.array(ZTicket), meta: ZTicketMeta });
+export const ZTicketPage = ZListResponse(ZTicket, { meta: ZPageMeta });
 export type TTicketPage = z.infer<typeof ZTicketPage>;
 
 /** Create and edit form of the large ticket modal; name and description are alphanumeric (SPEC §5). */
@@ -92,29 +74,23 @@ export const ZTicketWrite = z.object({
 });
 export type TTicketWrite = z.input<typeof ZTicketWrite>;
 
-export const ZTicketResponse = z.object({ status: z.literal(true), message: z.string(), data: ZTicket });
+export const ZTicketResponse = ZDataResponse(ZTicket);
+export type TTicketResponse = z.infer<typeof ZTicketResponse>;
 
 export const ZAssignParams = z.object({ id: ZId, userId: ZId });
 
-export const ZAssignResponse = z.object({ status: z.literal(true), message: z.string(), data: ZTicket });
+export const ZAssignResponse = ZDataResponse(ZTicket);
 
 /** A user the assign modal offers. */
 export const ZAssignableUser = z.object({
-  id: z.number(),
-  name: z.string(),
-  last_name: z.string(),
-  second_last_name: z.string().nullable(),
-  username: z.string(),
+  ...userSummaryFields,
   role: ZName,
   area: ZName.nullable(),
 });
 export type TAssignableUser = z.infer<typeof ZAssignableUser>;
 
-export const ZAssignableUsersPage = z.object({
-  status: z.literal(true),
-  data: z.array(ZAssignableUser),
-  meta: ZTicketMeta,
-});
+export const ZAssignableUsersPage = ZListResponse(ZAssignableUser, { meta: ZPageMeta });
+export type TAssignableUsersPage = z.infer<typeof ZAssignableUsersPage>;
 
 /** Profile card item (SPEC §3 "last-tickets item"). */
 export const ZLastTicket = z.object({
@@ -124,22 +100,16 @@ export const ZLastTicket = z.object({
   created_at: z.string(),
   priorities: ZName,
   difficulties: ZName,
-  status_tickets: z.object({ name: z.string(), stage: z.enum(ticketStages) }),
+  status_tickets: ZTicketStatusRef,
 });
 export const ZLastTickets = z.array(ZLastTicket);
 export type TLastTicket = z.infer<typeof ZLastTicket>;
 
 /** Workload list body (SPEC §7: page, per_page, search on name or last name). */
-export const ZWorkloadQuery = ZTicketListQuery.extend({
-  per_page: ZTicketListQuery.shape.per_page.unwrap().default(100),
-});
+export const ZWorkloadQuery = ZListQueryWith(100);
 
 export const ZWorkloadItem = z.object({
-  id: z.number(),
-  name: z.string(),
-  last_name: z.string(),
-  second_last_name: z.string().nullable(),
-  username: z.string(),
+  ...userSummaryFields,
   user_name: z.string(),
   email: z.string(),
   role: ZName,
@@ -150,19 +120,14 @@ export const ZWorkloadItem = z.object({
 });
 export type TWorkloadItem = z.infer<typeof ZWorkloadItem>;
 
-export const ZWorkloadPage = z.object({
-  status: z.literal(true),
-  data: z.array(ZWorkloadItem),
-  current_page: z.number(),
-  last_page: z.number(),
-  per_page: z.number(),
-  total: z.number(),
-});
+export const ZWorkloadPage = z.object({ status: z.literal(true), ...ZPage(ZWorkloadItem).shape });
+export type TWorkloadPage = z.infer<typeof ZWorkloadPage>;
 
+const ZUserTicketsPaging = ZListQueryWith(50).shape;
 export const ZUserTicketsQuery = z.object({
   user_id: ZId,
-  page: ZTicketListQuery.shape.page,
-  per_page: ZTicketListQuery.shape.per_page.unwrap().default(50),
+  page: ZUserTicketsPaging.page,
+  per_page: ZUserTicketsPaging.per_page,
 });
 
 /** The details modal of the workload screen: the tickets assigned to one user. */
@@ -182,5 +147,6 @@ export type TUserTicket = z.infer<typeof ZUserTicket>;
 export const ZUserTicketsResponse = z.object({
   status: z.literal(true),
   activities: z.array(ZUserTicket),
-  meta: ZTicketMeta,
+  meta: ZPageMeta,
 });
+export type TUserTicketsResponse = z.infer<typeof ZUserTicketsResponse>;

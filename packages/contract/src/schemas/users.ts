@@ -19,7 +19,8 @@ export const ZUsername = z
   .max(50, MSG.tooLong(50))
   .regex(/^[A-Za-z0-9_]+$/, 'Solo se permiten letras, números y guion bajo.');
 
-const userFields = {
+/** What a user may change of their own (the profile form), as the /users form does. */
+export const personalUserFields = {
   name: ZText('onlyLetters', { max: 80 }),
   last_name: ZText('onlyLetters', { max: 80 }),
   second_last_name: ZText('onlyLetters', { min: 0, max: 80 })
@@ -27,6 +28,10 @@ const userFields = {
     .transform((v) => v || null),
   username: ZUsername,
   email: ZEmail,
+};
+
+const userFields = {
+  ...personalUserFields,
   role_id: ZId,
   area_id: ZId.nullish().transform((v) => v ?? null),
   supervisor_id: ZId.nullish().transform((v) => v ?? null),

@@ -1,6 +1,7 @@
 import { RECORD_STATUS, recordStatusName, type TActivity } from '@portal/contract';
 import { sql, type Kysely } from 'kysely';
 import { likePattern, nowIso, type Database } from '../../db/database.ts';
+import { countRows, flatPage, paginate, type Paging } from '../../db/paging.ts';
 import type { DB } from '../../db/schema.ts';
 
 export function createActivitiesRepository(database: Database) {
@@ -35,16 +36,15 @@ export function createActivitiesRepository(database: Database) {
 
   return {
     /** The ticket's active activities (deleted ones have status 2), newest first. */
-    async list(ticketId: number, { page, per_page, search }: { page: number; per_page: number; search: string }) {
+    async list(ticketId: number, { search, ...paging }: Paging & { search: string }) {
       const matches = sql<boolean>`ac.name ${sql.raw(database.like)} ${likePattern(search)} escape '\\'`;
-      const { total } = await db
-        .selectFrom('activities as ac')
-        .where('ac.ticket_id', '=', ticketId)
-        .where('ac.status_id', '=', RECORD_STATUS.active)
-        .$if(search !== '', (q) => q.where(matches))
-        .select((eb) => eb.fn.countAll<number | string>().as('total'))
-        .executeTakeFirstOrThrow();
-      const count = Number(total);
+      const count = await countRows(
+        db
+          .selectFrom('activities as ac')
+          .where('ac.ticket_id', '=', ticketId)
+          .where('ac.status_id', '=', RECORD_STATUS.active)
+          .$if(search !== '', (q) => q.where(matches)),
+      );
       const rows =
         count === 0
           ? []
@@ -53,16 +53,9 @@ export function createActivitiesRepository(database: Database) {
               .where('ac.status_id', '=', RECORD_STATUS.active)
               .$if(search !== '', (q) => q.where(matches))
               .orderBy('ac.id', 'desc')
-              .limit(per_page)
-              .offset((page - 1) * per_page)
+              .$call(paginate(paging))
               .execute();
-      return {
-        data: rows.map(toActivity),
-        current_page: page,
-        last_page: Math.max(1, Math.ceil(count / per_page)),
-        per_page,
-        total: count,
-      };
+      return flatPage(rows.map(toActivity), count, paging);
     },
 
     async findById(id: number): Promise<TActivity | undefined> {

@@ -1,6 +1,7 @@
 import { recordStatusName, RECORD_STATUS, type TListQuery } from '@portal/contract';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { likePattern, nowIso, type Database } from '../../db/database.ts';
+import { countRows, flatPage, paginate } from '../../db/paging.ts';
 import type { CatalogDefinition } from './catalog.definitions.ts';
 
 type Row = Record<string, unknown>;
@@ -49,24 +50,11 @@ export function createCatalogRepository(database: Database, def: CatalogDefiniti
   };
 
   return {
-    async list({ page, per_page, search }: TListQuery) {
+    async list({ search, ...paging }: TListQuery) {
       const filtered = searchFilter(withReferences(), search);
-      const { total } = (await filtered.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow()) as {
-        total: number | string;
-      };
-      const rows = await selectRecord(filtered)
-        .orderBy('t.id', 'desc')
-        .limit(per_page)
-        .offset((page - 1) * per_page)
-        .execute();
-      const count = Number(total);
-      return {
-        data: rows.map(toRecord),
-        current_page: page,
-        last_page: Math.max(1, Math.ceil(count / per_page)),
-        per_page,
-        total: count,
-      };
+      const count = await countRows(filtered);
+      const rows = await selectRecord(filtered).orderBy('t.id', 'desc').$call(paginate(paging)).execute();
+      return flatPage(rows.map(toRecord), count, paging);
     },
 
     async findById(id: number): Promise<Row | undefined> {

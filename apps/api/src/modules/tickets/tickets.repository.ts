@@ -1,7 +1,9 @@
 import { RECORD_STATUS, type TicketStage, type TTicket, type TTicketListQuery } from '@portal/contract';
 import { sql, type Kysely } from 'kysely';
 import { likePattern, nowIso, type Database } from '../../db/database.ts';
-import type { DB } from '../../db/schema.ts';
+import { countRows, pageMeta, paginate } from '../../db/paging.ts';
+import type { DB, TicketsTable } from '../../db/schema.ts';
+import { activeUsers, selectUserSummary, toUserSummary } from '../users/user-summaries.ts';
 
 /** Which tickets a list shows: all, or those the user created or is assigned to (DESIGN.md). */
 export type TicketScope = { kind: 'all' } | { kind: 'mine'; userId: number };
@@ -13,16 +15,11 @@ export interface TicketFilter {
   history?: 'current' | 'old';
 }
 
-export interface TicketValues {
-  name: string;
-  description: string;
-  area_id: number;
-  project_id: number;
-  category_id: number;
-  priority_type_id: number;
-  difficulty_id: number;
-  status_id: number;
-}
+/** What the ticket form writes. */
+export type TicketValues = Pick<
+  TicketsTable,
+  'name' | 'description' | 'area_id' | 'project_id' | 'category_id' | 'priority_type_id' | 'difficulty_id' | 'status_id'
+>;
 
 const fromTickets = (db: Kysely<DB>) => db.selectFrom('tickets as t');
 type TicketsQuery = ReturnType<typeof fromTickets>;
@@ -129,7 +126,6 @@ export function createTicketsRepository(database: Database) {
   });
 
   return {
-    /** One page, newest first, paginated in the database. */
     /**
      * One page, newest first, paginated in the database, in two steps: the
      * page's ids and the total, then the details of those ids only.
@@ -140,14 +136,7 @@ export function createTicketsRepository(database: Database) {
      */
     async list(filter: TicketFilter, { page, per_page }: Pick<TTicketListQuery, 'page' | 'per_page'>) {
       const offset = (page - 1) * per_page;
-      const countAll = async () =>
-        Number(
-          (
-            await filtered(filter)
-              .select((eb) => eb.fn.countAll<number | string>().as('total'))
-              .executeTakeFirstOrThrow()
-          ).total,
-        );
+      const countAll = () => countRows(filtered(filter));
       let count: number;
       let ids: number[];
       if (filter.search !== '') {
@@ -184,10 +173,7 @@ export function createTicketsRepository(database: Database) {
         ids.length === 0
           ? []
           : await withDetails(fromTickets(db)).where('t.id', 'in', ids).orderBy('t.id', 'desc').execute();
-      return {
-        data: rows.map(toTicket),
-        meta: { total: count, current_page: page, last_page: Math.max(1, Math.ceil(count / per_page)), per_page },
-      };
+      return { data: rows.map(toTicket), meta: pageMeta(count, { page, per_page }) };
     },
 
     async findById(id: number, trx: Kysely<DB> = db): Promise<TTicket | undefined> {
@@ -277,13 +263,8 @@ export function createTicketsRepository(database: Database) {
     },
 
     /** Active users a ticket can be assigned to, by name, paginated. */
-    async assignableUsers({ page, per_page, search }: TTicketListQuery) {
-      let q = db
-        .selectFrom('users as u')
-        .innerJoin('roles as r', 'r.id', 'u.role_id')
-        .leftJoin('areas as a', 'a.id', 'u.area_id')
-        .where('u.status_id', '=', RECORD_STATUS.active)
-        .where('r.status_id', '=', RECORD_STATUS.active);
+    async assignableUsers({ search, ...paging }: TTicketListQuery) {
+      let q = activeUsers(db).where('r.status_id', '=', RECORD_STATUS.active);
       if (search) {
         const pattern = likePattern(search);
         const like = sql.raw(database.like);
@@ -291,36 +272,9 @@ export function createTicketsRepository(database: Database) {
           sql<boolean>`(u.name ${like} ${pattern} escape '\\' or u.last_name ${like} ${pattern} escape '\\' or u.username ${like} ${pattern} escape '\\' or (u.name || ' ' || u.last_name) ${like} ${pattern} escape '\\')`,
         );
       }
-      const { total } = await q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow();
-      const count = Number(total);
-      const rows = await q
-        .select([
-          'u.id',
-          'u.name',
-          'u.last_name',
-          'u.second_last_name',
-          'u.username',
-          'r.name as role_name',
-          'a.name as area_name',
-        ])
-        .orderBy('u.name')
-        .orderBy('u.last_name')
-        .orderBy('u.id')
-        .limit(per_page)
-        .offset((page - 1) * per_page)
-        .execute();
-      return {
-        data: rows.map((r) => ({
-          id: r.id,
-          name: r.name,
-          last_name: r.last_name,
-          second_last_name: r.second_last_name,
-          username: r.username,
-          role: { name: r.role_name },
-          area: r.area_name === null ? null : { name: r.area_name },
-        })),
-        meta: { total: count, current_page: page, last_page: Math.max(1, Math.ceil(count / per_page)), per_page },
-      };
+      const count = await countRows(q);
+      const rows = await selectUserSummary(q).$call(paginate(paging)).execute();
+      return { data: rows.map(toUserSummary), meta: pageMeta(count, paging) };
     },
 
     findActiveUser(id: number, trx: Kysely<DB> = db) {

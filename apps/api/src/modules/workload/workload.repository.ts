@@ -1,48 +1,29 @@
 import { RECORD_STATUS, type TicketStage, type TUserTicket, type TWorkloadItem } from '@portal/contract';
 import { sql } from 'kysely';
 import { likePattern, type Database } from '../../db/database.ts';
+import { countRows, flatPage, pageMeta, paginate, type Paging } from '../../db/paging.ts';
+import { activeUsers, selectUserSummary, toUserSummary } from '../users/user-summaries.ts';
 
 export function createWorkloadRepository(database: Database) {
   const { db } = database;
 
-  const activeUsers = (search: string) => {
+  const activeUsersMatching = (search: string) => {
     const like = sql.raw(database.like);
     const pattern = likePattern(search);
-    return db
-      .selectFrom('users as u')
-      .innerJoin('roles as r', 'r.id', 'u.role_id')
-      .leftJoin('areas as a', 'a.id', 'u.area_id')
-      .where('u.status_id', '=', RECORD_STATUS.active)
-      .$if(search !== '', (q) =>
-        q.where(
-          sql<boolean>`(u.name ${like} ${pattern} escape '\\' or u.last_name ${like} ${pattern} escape '\\' or (u.name || ' ' || u.last_name) ${like} ${pattern} escape '\\')`,
-        ),
-      );
+    return activeUsers(db).$if(search !== '', (q) =>
+      q.where(
+        sql<boolean>`(u.name ${like} ${pattern} escape '\\' or u.last_name ${like} ${pattern} escape '\\' or (u.name || ' ' || u.last_name) ${like} ${pattern} escape '\\')`,
+      ),
+    );
   };
 
   return {
     /** Active users by name with the counts of the tickets assigned to them, by stage (DESIGN.md). */
-    async countPerUser({ page, per_page, search }: { page: number; per_page: number; search: string }) {
-      const { total } = await activeUsers(search)
-        .select((eb) => eb.fn.countAll<number | string>().as('total'))
-        .executeTakeFirstOrThrow();
-      const count = Number(total);
-      const users = await activeUsers(search)
-        .select([
-          'u.id',
-          'u.name',
-          'u.last_name',
-          'u.second_last_name',
-          'u.username',
-          'u.email',
-          'r.name as role_name',
-          'a.name as area_name',
-        ])
-        .orderBy('u.name')
-        .orderBy('u.last_name')
-        .orderBy('u.id')
-        .limit(per_page)
-        .offset((page - 1) * per_page)
+    async countPerUser({ search, ...paging }: Paging & { search: string }) {
+      const count = await countRows(activeUsersMatching(search));
+      const users = await selectUserSummary(activeUsersMatching(search))
+        .select('u.email')
+        .$call(paginate(paging))
         .execute();
       const ids = users.map((u) => u.id);
       const counts =
@@ -64,34 +45,23 @@ export function createWorkloadRepository(database: Database) {
       const data: TWorkloadItem[] = users.map((u) => {
         const c = byUser.get(u.id);
         return {
-          id: u.id,
-          name: u.name,
-          last_name: u.last_name,
-          second_last_name: u.second_last_name,
-          username: u.username,
+          ...toUserSummary(u),
           user_name: [u.name, u.last_name, u.second_last_name].filter(Boolean).join(' '),
           email: u.email,
-          role: { name: u.role_name },
-          area: u.area_name === null ? null : { name: u.area_name },
           ticket_count: Number(c?.ticket_count ?? 0),
           started_count: Number(c?.started_count ?? 0),
           completed_count: Number(c?.completed_count ?? 0),
         };
       });
-      return { data, current_page: page, last_page: Math.max(1, Math.ceil(count / per_page)), per_page, total: count };
+      return flatPage(data, count, paging);
     },
 
     userExists: async (userId: number) =>
       (await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined,
 
     /** The tickets assigned to a user, newest first, with their number of active activities. */
-    async ticketsOf(userId: number, { page, per_page }: { page: number; per_page: number }) {
-      const { total } = await db
-        .selectFrom('tickets')
-        .where('user_assigned_id', '=', userId)
-        .select((eb) => eb.fn.countAll<number | string>().as('total'))
-        .executeTakeFirstOrThrow();
-      const count = Number(total);
+    async ticketsOf(userId: number, paging: Paging) {
+      const count = await countRows(db.selectFrom('tickets').where('user_assigned_id', '=', userId));
       const rows = await db
         .selectFrom('tickets as t')
         .innerJoin('priority_types as p', 'p.id', 't.priority_type_id')
@@ -115,8 +85,7 @@ export function createWorkloadRepository(database: Database) {
             .as('activity_count'),
         ])
         .orderBy('t.id', 'desc')
-        .limit(per_page)
-        .offset((page - 1) * per_page)
+        .$call(paginate(paging))
         .execute();
       const activities: TUserTicket[] = rows.map((r) => ({
         id: r.id,
@@ -129,10 +98,7 @@ export function createWorkloadRepository(database: Database) {
         stage: r.stage as TicketStage,
         activity_count: Number(r.activity_count ?? 0),
       }));
-      return {
-        activities,
-        meta: { total: count, current_page: page, last_page: Math.max(1, Math.ceil(count / per_page)), per_page },
-      };
+      return { activities, meta: pageMeta(count, paging) };
     },
   };
 }

@@ -12,11 +12,13 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useFullscreenDocument } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
 import { IconLogout, IconMaximize, IconMinimize, IconSettings, IconUserCircle } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import { DEFAULT_MENU_ICON, DEFAULT_MENU_NAME, entryForPath } from '@/config/menu.ts';
 import { paths } from '@/config/paths.ts';
 import { NotificationBell } from '@/features/notifications/components/notification-bell.tsx';
+import { imageQuery } from '@/features/profile/api/profile-api.ts';
 import { fullName, useSession } from '@/lib/session.ts';
 
 const initials = (name: string) =>
@@ -36,6 +38,9 @@ export function TopBar({ isDrawerOpen, onToggleDrawer }: { isDrawerOpen: boolean
   const { toggle: toggleFullscreen, fullscreen } = useFullscreenDocument();
   const user = session?.user;
   const name = user ? fullName(user) : '';
+  // The uploaded photo (GET /images/{id}); the initials stand in for the default silhouette.
+  const image = useQuery({ ...imageQuery(user?.id ?? 0), enabled: !!user });
+  const photo = image.data && !image.data.endsWith('/default.svg') ? image.data : undefined;
 
   return (
     <>
@@ -71,7 +76,7 @@ export function TopBar({ isDrawerOpen, onToggleDrawer }: { isDrawerOpen: boolean
         </Tooltip>
         <Divider orientation="vertical" mx={4} visibleFrom="sm" />
         <Group gap="sm" wrap="nowrap">
-          <Avatar color="brand" radius="xl" size={36} alt={name || 'Usuario'}>
+          <Avatar color="brand" radius="xl" size={36} alt={name || 'Usuario'} src={photo}>
             {initials(name) || 'U'}
           </Avatar>
           <Stack gap={0} visibleFrom="sm" style={{ lineHeight: 1.2 }}>

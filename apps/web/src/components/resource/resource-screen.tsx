@@ -1,39 +1,21 @@
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Group,
-  NativeSelect,
-  Pagination,
-  Paper,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  Tooltip,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { PAGE_SIZES } from '@portal/contract';
-import { IconAlertTriangle, IconPencil, IconPlus, IconRestore, IconSearch, IconTrash } from '@tabler/icons-react';
+import { Group, Paper, Stack, Text } from '@mantine/core';
+import { IconPencil, IconRestore, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
-import { EmptyIllustration } from '@/components/ui/illustrations.tsx';
+import { DataTable, type DataColumn } from '@/components/ui/data-table.tsx';
+import { IconAction } from '@/components/ui/icon-action.tsx';
+import { ListHeader } from '@/components/ui/list-header.tsx';
+import { ListPagination } from '@/components/ui/list-pagination.tsx';
+import { ListToolbar } from '@/components/ui/list-toolbar.tsx';
 import { StatusBadge } from '@/components/ui/status-badge.tsx';
-import { isApiError } from '@/lib/api-client.ts';
+import { isApiError, isSessionLost } from '@/lib/api-client.ts';
 import { notifyError, notifySuccess } from '@/lib/notify.ts';
 import { useSectionFlags } from '@/lib/permissions.ts';
 import { changeRecordStatus, resourceKeys, resourceListQuery } from '@/lib/resource-api.ts';
-import { usePageSize } from '@/lib/use-page-size.ts';
+import { isLoadingPage, useListParams } from '@/lib/use-list-params.ts';
 import { ResourceFormModal } from './resource-form-modal.tsx';
 import type { ResourceConfig } from './types.ts';
-
-/** SPEC §9. */
-export const TABLE_MAX_HEIGHT = 630;
-export const SKELETON_ROWS = 5;
-export const LOAD_FAILED = 'Error al cargar los datos. Inténtalo nuevamente.';
 
 type Row = Record<string, unknown> & { id: number; status_id: number };
 type FormState = { mode: 'create' } | { mode: 'edit'; record: Row } | null;
@@ -46,21 +28,13 @@ type FormState = { mode: 'create' } | { mode: 'edit'; record: Row } | null;
 export function ResourceScreen({ config, isEmbedded = false }: { config: ResourceConfig; isEmbedded?: boolean }) {
   const { canCreate, canUpdate, canChangeStatus, hasActions } = useSectionFlags(config.section);
   const queryClient = useQueryClient();
-  const [search, setSearch] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
-  // The page belongs to a search: a new search starts again at page 1 (SPEC §9).
-  const [paging, setPaging] = useState({ search: '', page: 1 });
-  const page = paging.search === debouncedSearch ? paging.page : 1;
-  const setPage = (next: number) => setPaging({ search: debouncedSearch, page: next });
-  const [perPage, setPerPage] = usePageSize(config.resource);
+  const list = useListParams(config.resource);
   const [form, setForm] = useState<FormState>(null);
 
-  const params = { page, per_page: perPage, search: debouncedSearch };
-  const list = useQuery(resourceListQuery(config.resource, params));
-  const rows = (list.isError ? [] : (list.data?.data ?? [])) as Row[];
-  const lastPage = list.isError ? 1 : Math.max(list.data?.last_page ?? 1, 1);
-  const total = list.isError ? 0 : (list.data?.total ?? 0);
-  const isLoading = list.isPending || (list.isFetching && list.isPlaceholderData);
+  const records = useQuery(resourceListQuery(config.resource, list.params));
+  const rows = (records.isError ? [] : (records.data?.data ?? [])) as Row[];
+  const lastPage = records.isError ? 1 : Math.max(records.data?.last_page ?? 1, 1);
+  const total = records.isError ? 0 : (records.data?.total ?? 0);
 
   const [statusTarget, setStatusTarget] = useState<Row | null>(null);
   const [isChangingStatus, setChangingStatus] = useState(false);
@@ -76,7 +50,7 @@ export function ResourceScreen({ config, isEmbedded = false }: { config: Resourc
         isDeactivating ? 'El registro fue desactivado.' : 'El registro fue restaurado.',
       );
     } catch (error) {
-      if (!(isApiError(error) && error.details.isSessionLost)) {
+      if (!isSessionLost(error)) {
         notifyError('Hubo un problema al actualizar el estado.', isApiError(error) ? error.message : '');
       }
     } finally {
@@ -88,201 +62,88 @@ export function ResourceScreen({ config, isEmbedded = false }: { config: Resourc
     await queryClient.invalidateQueries({ queryKey: resourceKeys.options(config.resource) });
   }
 
-  const columnCount = 2 + config.columns.length + (hasActions ? 1 : 0);
-  const first = total === 0 ? 0 : (page - 1) * perPage + 1;
-  const last = Math.min(page * perPage, total);
+  const columns: DataColumn<Row>[] = [
+    {
+      header: 'ID',
+      width: 70,
+      render: (row) => (
+        <Text span inherit c="dimmed">
+          {row.id}
+        </Text>
+      ),
+    },
+    ...config.columns.map((column) => ({
+      header: column.header,
+      width: column.isCompact ? 56 : undefined,
+      align: column.isCompact ? ('center' as const) : undefined,
+      render: (row: Row) => column.render(row as never),
+    })),
+    { header: 'Estado', width: 110, render: (row) => <StatusBadge statusId={row.status_id} /> },
+  ];
+  if (hasActions) {
+    columns.push({
+      header: 'Acciones',
+      width: 110,
+      align: 'center',
+      render: (row) => (
+        <Group gap={4} justify="center" wrap="nowrap">
+          {canUpdate && row.status_id === 1 && (
+            <IconAction
+              label="Editar"
+              ariaLabel={`Editar registro ${row.id}`}
+              icon={<IconPencil size={18} />}
+              onClick={() => setForm({ mode: 'edit', record: row })}
+            />
+          )}
+          {canChangeStatus &&
+            (row.status_id === 1 ? (
+              <IconAction
+                label="Eliminar"
+                ariaLabel={`Eliminar registro ${row.id}`}
+                icon={<IconTrash size={18} />}
+                color="red"
+                onClick={() => setStatusTarget(row)}
+              />
+            ) : (
+              <IconAction
+                label="Restaurar"
+                ariaLabel={`Restaurar registro ${row.id}`}
+                icon={<IconRestore size={18} />}
+                color="teal"
+                onClick={() => setStatusTarget(row)}
+              />
+            ))}
+        </Group>
+      ),
+    });
+  }
 
   return (
     <Stack gap="md">
-      <Group justify={isEmbedded ? 'flex-end' : 'space-between'} align="flex-end" gap="sm" mih={isEmbedded ? 0 : 36}>
-        {!isEmbedded && (
-          <Title order={2} size="h3">
-            {config.title}
-          </Title>
-        )}
-        {canCreate && (
-          <Button leftSection={<IconPlus size={18} />} onClick={() => setForm({ mode: 'create' })}>
-            Agregar
-          </Button>
-        )}
-      </Group>
+      <ListHeader
+        title={isEmbedded ? undefined : config.title}
+        onAdd={canCreate ? () => setForm({ mode: 'create' }) : undefined}
+      />
 
       <Paper withBorder radius="md" p={{ base: 'sm', sm: 'md' }} shadow="xs">
         <Stack gap="md">
-          <Group justify="space-between" gap="sm" wrap="wrap">
-            <TextInput
-              aria-label={`Buscar en ${config.title}`}
-              placeholder="Buscar..."
-              leftSection={<IconSearch size={16} />}
-              value={search}
-              onChange={(e) => setSearch(e.currentTarget.value)}
-              maxLength={100}
-              w={{ base: '100%', xs: 300 }}
-            />
-            <Group gap={8} wrap="nowrap">
-              <Text size="sm" c="dimmed" component="label" htmlFor={`per-page-${config.resource}`}>
-                Mostrar
-              </Text>
-              <NativeSelect
-                id={`per-page-${config.resource}`}
-                data={PAGE_SIZES.map(String)}
-                value={String(perPage)}
-                onChange={(e) => {
-                  setPerPage(Number(e.currentTarget.value));
-                  setPage(1);
-                }}
-                w={80}
-              />
-            </Group>
-          </Group>
-
-          {list.isError && !(isApiError(list.error) && list.error.details.isSessionLost) && (
-            <Alert
-              color="red"
-              variant="light"
-              icon={<IconAlertTriangle />}
-              title={LOAD_FAILED}
-              role="alert"
-              withCloseButton={false}
-            >
-              <Group justify="space-between" gap="xs">
-                <Text size="sm">{list.error.message}</Text>
-                <Button size="xs" variant="white" color="red" onClick={() => void list.refetch()}>
-                  Reintentar
-                </Button>
-              </Group>
-            </Alert>
-          )}
-
-          <Table.ScrollContainer minWidth={520} maxHeight={TABLE_MAX_HEIGHT}>
-            <Table striped highlightOnHover stickyHeader verticalSpacing="xs" aria-busy={isLoading}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th w={70}>ID</Table.Th>
-                  {config.columns.map((column) => (
-                    <Table.Th
-                      key={column.header}
-                      w={column.isCompact ? 56 : undefined}
-                      ta={column.isCompact ? 'center' : undefined}
-                    >
-                      {column.header}
-                    </Table.Th>
-                  ))}
-                  <Table.Th w={110}>Estado</Table.Th>
-                  {hasActions && (
-                    <Table.Th w={110} ta="center">
-                      Acciones
-                    </Table.Th>
-                  )}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {isLoading ? (
-                  Array.from({ length: SKELETON_ROWS }, (_, i) => (
-                    <Table.Tr key={i} data-testid="skeleton-row">
-                      {Array.from({ length: columnCount }, (_, j) => (
-                        <Table.Td key={j}>
-                          <Skeleton height={14} radius="sm" />
-                        </Table.Td>
-                      ))}
-                    </Table.Tr>
-                  ))
-                ) : rows.length === 0 ? (
-                  <Table.Tr>
-                    <Table.Td colSpan={columnCount}>
-                      <Stack align="center" gap={6} py="xl">
-                        <EmptyIllustration />
-                        <Text fw={600}>Sin resultados por ahora</Text>
-                        {debouncedSearch && (
-                          <Text size="sm" c="dimmed">
-                            Prueba con otra búsqueda.
-                          </Text>
-                        )}
-                      </Stack>
-                    </Table.Td>
-                  </Table.Tr>
-                ) : (
-                  rows.map((row) => (
-                    <Table.Tr key={row.id}>
-                      <Table.Td c="dimmed">{row.id}</Table.Td>
-                      {config.columns.map((column) => (
-                        <Table.Td key={column.header} ta={column.isCompact ? 'center' : undefined}>
-                          {column.render(row as never)}
-                        </Table.Td>
-                      ))}
-                      <Table.Td>
-                        <StatusBadge statusId={row.status_id} />
-                      </Table.Td>
-                      {hasActions && (
-                        <Table.Td>
-                          <Group gap={4} justify="center" wrap="nowrap">
-                            {canUpdate && row.status_id === 1 && (
-                              <Tooltip label="Editar">
-                                <ActionIcon
-                                  variant="subtle"
-                                  aria-label={`Editar registro ${row.id}`}
-                                  onClick={() => setForm({ mode: 'edit', record: row })}
-                                >
-                                  <IconPencil size={18} />
-                                </ActionIcon>
-                              </Tooltip>
-                            )}
-                            {canChangeStatus &&
-                              (row.status_id === 1 ? (
-                                <Tooltip label="Eliminar">
-                                  <ActionIcon
-                                    variant="subtle"
-                                    color="red"
-                                    aria-label={`Eliminar registro ${row.id}`}
-                                    onClick={() => setStatusTarget(row)}
-                                  >
-                                    <IconTrash size={18} />
-                                  </ActionIcon>
-                                </Tooltip>
-                              ) : (
-                                <Tooltip label="Restaurar">
-                                  <ActionIcon
-                                    variant="subtle"
-                                    color="teal"
-                                    aria-label={`Restaurar registro ${row.id}`}
-                                    onClick={() => setStatusTarget(row)}
-                                  >
-                                    <IconRestore size={18} />
-                                  </ActionIcon>
-                                </Tooltip>
-                              ))}
-                          </Group>
-                        </Table.Td>
-                      )}
-                    </Table.Tr>
-                  ))
-                )}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-
-          <Group justify="space-between" gap="sm">
-            <Text size="sm" c="dimmed">
-              {total === 0 ? 'Sin registros' : `Mostrando ${first}–${last} de ${total} registros`}
-            </Text>
-            <Pagination
-              total={lastPage}
-              value={Math.min(page, lastPage)}
-              onChange={setPage}
-              siblings={1}
-              boundaries={1}
-              size="sm"
-              getControlProps={(control) => ({
-                'aria-label': {
-                  first: 'Primera página',
-                  previous: 'Página anterior',
-                  next: 'Página siguiente',
-                  last: 'Última página',
-                }[control],
-              })}
-              getItemProps={(n) => ({ 'aria-label': `Página ${n}` })}
-            />
-          </Group>
+          <ListToolbar list={list} searchLabel={`Buscar en ${config.title}`} />
+          <DataTable
+            columns={columns}
+            rows={rows}
+            rowKey={(row) => row.id}
+            isLoading={isLoadingPage(records)}
+            minWidth={520}
+            emptyHint={list.debouncedSearch ? 'Prueba con otra búsqueda.' : undefined}
+            error={records.error}
+            onRetry={() => void records.refetch()}
+          />
+          <ListPagination
+            page={list.page}
+            lastPage={lastPage}
+            onChange={list.setPage}
+            count={{ total, perPage: list.perPage, noun: 'registros' }}
+          />
         </Stack>
       </Paper>
 

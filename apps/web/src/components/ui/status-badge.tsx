@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core';
-import { recordStatusName } from '@portal/contract';
+import { recordStatusName, type TicketStage } from '@portal/contract';
 import { IconCheck, IconX } from '@tabler/icons-react';
 
 /** Light badges with their darkest text shade, for a 4.5:1 contrast. */
@@ -18,6 +18,17 @@ export function StatusBadge({ statusId }: { statusId: number }) {
       radius="sm"
       style={{ '--badge-bg': colors[name]![0], '--badge-color': colors[name]![1] } as React.CSSProperties}
     >
+      {name}
+    </Badge>
+  );
+}
+
+const stageColors: Record<TicketStage, string> = { open: 'blue', started: 'yellow', closed: 'teal' };
+
+/** A ticket status, coloured by its stage (open, started, closed). */
+export function TicketStatusBadge({ name, stage }: { name: string; stage: TicketStage }) {
+  return (
+    <Badge color={stageColors[stage]} variant="dot" radius="sm" tt="none" style={{ minWidth: 'max-content' }}>
       {name}
     </Badge>
   );

@@ -1,4 +1,4 @@
-import type { TActivitiesResponse, TActivity } from '@portal/contract';
+import type { TActivitiesResponse, TActivityResponse } from '@portal/contract';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '@/lib/api-client.ts';
 import type { ListParams } from '@/lib/resource-api.ts';
@@ -24,16 +24,10 @@ export const activitiesQuery = (ticketId: number, params: ListParams) =>
     retry: false,
   });
 
-interface ActivityResponse {
-  status: true;
-  message: string;
-  data: TActivity;
-}
-
 /** New activities are active (SPEC §9: status 1); the author is the signed-in user. */
 export const createActivity = (ticketId: number, userId: number, name: string) =>
-  api.post<ActivityResponse>('/activities/create', { name, status_id: 1, user_id: userId, ticket_id: ticketId });
+  api.post<TActivityResponse>('/activities/create', { name, status_id: 1, user_id: userId, ticket_id: ticketId });
 
 /** Deleting is status 2 (SPEC §4). */
 export const deleteActivity = (activityId: number) =>
-  api.put<ActivityResponse>(`/activities/${activityId}`, { status_id: 2 });
+  api.put<TActivityResponse>(`/activities/${activityId}`, { status_id: 2 });

@@ -1,4 +1,4 @@
-import type { TAssignableUser, TTicket, TTicketPage, TTicketWrite } from '@portal/contract';
+import type { TAssignableUsersPage, TTicketPage, TTicketResponse, TTicketWrite } from '@portal/contract';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '@/lib/api-client.ts';
 import type { ListParams } from '@/lib/resource-api.ts';
@@ -27,28 +27,16 @@ export const ticketListQuery = (kind: TicketListKind, params: ListParams) =>
     staleTime: 0,
   });
 
-interface TicketResponse {
-  status: true;
-  message: string;
-  data: TTicket;
-}
+export const createTicket = (body: TTicketWrite) => api.post<TTicketResponse>('/tickets/create', body);
 
-export const createTicket = (body: TTicketWrite) => api.post<TicketResponse>('/tickets/create', body);
-
-export const updateTicket = (id: number, body: TTicketWrite) => api.put<TicketResponse>(`/tickets/update/${id}`, body);
+export const updateTicket = (id: number, body: TTicketWrite) => api.put<TTicketResponse>(`/tickets/update/${id}`, body);
 
 export const assignTicket = (ticketId: number, userId: number) =>
-  api.patch<TicketResponse>(`/tickets/${ticketId}/assign/${userId}`);
-
-interface AssignablePage {
-  status: true;
-  data: TAssignableUser[];
-  meta: { total: number; current_page: number; last_page: number; per_page: number };
-}
+  api.patch<TTicketResponse>(`/tickets/${ticketId}/assign/${userId}`);
 
 export const assignableUsersQuery = (params: ListParams) =>
   queryOptions({
     queryKey: ticketKeys.assignable(params),
-    queryFn: ({ signal }) => api.post<AssignablePage>('/tickets/assignable-users', params, { signal }),
+    queryFn: ({ signal }) => api.post<TAssignableUsersPage>('/tickets/assignable-users', params, { signal }),
     placeholderData: keepPreviousData,
   });

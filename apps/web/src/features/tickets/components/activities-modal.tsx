@@ -1,26 +1,17 @@
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Group,
-  Modal,
-  Pagination,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { ACTIVITY_MSG, sanitize, type TActivity, type TTicket } from '@portal/contract';
-import { IconAlertTriangle, IconEye, IconLock, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconEye, IconLock, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
-import { EmptyIllustration } from '@/components/ui/illustrations.tsx';
-import { isApiError } from '@/lib/api-client.ts';
-import { notifyError, notifySuccess, notifyWarning } from '@/lib/notify.ts';
+import { DataTable, type DataColumn } from '@/components/ui/data-table.tsx';
+import { IconAction } from '@/components/ui/icon-action.tsx';
+import { ListPagination } from '@/components/ui/list-pagination.tsx';
+import { LoadErrorNotice } from '@/components/ui/load-error-notice.tsx';
+import { ModalTitle } from '@/components/ui/modal-title.tsx';
 import { StatusBadge } from '@/components/ui/status-badge.tsx';
+import { isApiError, isSessionLost } from '@/lib/api-client.ts';
+import { notifyError, notifySuccess, notifyWarning } from '@/lib/notify.ts';
 import { activitiesQuery, activityKeys, createActivity, deleteActivity } from '../api/activities-api.ts';
 import { formatDateTime } from './ticket-badges.tsx';
 
@@ -69,7 +60,6 @@ export function ActivitiesModal({
   const canWrite = mode === 'register' && list.data?.can_write !== false;
   const isReadOnly = mode === 'read-only' || (mode === 'register' && list.data?.can_write === false);
   const isRefused = mode === 'denied' || (isApiError(list.error) && list.error.status === 403);
-  const rows = list.data?.data.data ?? [];
   const lastPage = Math.max(list.data?.data.last_page ?? 1, 1);
   const reload = () => queryClient.invalidateQueries({ queryKey: activityKeys.ofTicket(ticket.id) });
 
@@ -87,7 +77,7 @@ export function ActivitiesModal({
       setPage(1);
       await reload();
     } catch (error) {
-      if (isApiError(error) && error.details.isSessionLost) return;
+      if (isSessionLost(error)) return;
       if (isApiError(error) && error.status === 403) notifyWarning(PERMISSION_DENIED, error.message);
       else notifyError('No se pudo agregar la actividad.', isApiError(error) ? error.message : '');
     } finally {
@@ -107,7 +97,7 @@ export function ActivitiesModal({
       notifySuccess('Actividad eliminada', 'La actividad ya no aparece en el ticket.');
       await reload();
     } catch (error) {
-      if (isApiError(error) && error.details.isSessionLost) return;
+      if (isSessionLost(error)) return;
       if (isApiError(error) && error.status === 403) notifyWarning(PERMISSION_DENIED, error.message);
       else notifyError('No se pudo eliminar la actividad', isApiError(error) ? error.message : '');
     } finally {
@@ -116,23 +106,42 @@ export function ActivitiesModal({
     }
   }
 
-  const columns = canWrite ? 4 : 3;
+  const columns: DataColumn<TActivity>[] = [
+    {
+      header: 'Actividad',
+      render: (activity) => (
+        <Group gap="xs" wrap="nowrap">
+          <Text size="sm">{activity.name}</Text>
+          {activity.status_id !== 1 && <StatusBadge statusId={activity.status_id} />}
+        </Group>
+      ),
+    },
+    { header: 'Fecha', width: 170, render: (activity) => formatDateTime(activity.created_at) },
+    { header: 'Usuario', width: 150, render: (activity) => activity.user.name },
+  ];
+  if (canWrite) {
+    columns.push({
+      header: 'Eliminar',
+      width: 70,
+      align: 'center',
+      render: (activity) => (
+        <IconAction
+          label="Eliminar"
+          ariaLabel={`Eliminar actividad ${activity.name}`}
+          icon={<IconTrash size={18} />}
+          color="red"
+          onClick={() => setToDelete(activity)}
+        />
+      ),
+    });
+  }
 
   return (
     <Modal
       opened
       onClose={onClose}
       size="lg"
-      title={
-        <Stack gap={0}>
-          <Text fw={650} size="lg">
-            Actividades del ticket #{ticket.id}
-          </Text>
-          <Text size="sm" c="dimmed" lineClamp={1}>
-            {ticket.name}
-          </Text>
-        </Stack>
-      }
+      title={<ModalTitle title={`Actividades del ticket #${ticket.id}`} subtitle={ticket.name} />}
     >
       {isRefused ? (
         <Alert color="yellow" variant="light" icon={<IconLock />} title={PERMISSION_DENIED} role="alert">
@@ -168,85 +177,21 @@ export function ActivitiesModal({
             </form>
           )}
 
-          {list.isError && !(isApiError(list.error) && list.error.details.isSessionLost) && (
-            <Alert color="red" variant="light" icon={<IconAlertTriangle />} role="alert">
-              No se pudieron cargar las actividades del ticket
-            </Alert>
-          )}
-
-          <Table.ScrollContainer minWidth={480}>
-            <Table striped verticalSpacing="xs" aria-label="Actividades">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Actividad</Table.Th>
-                  <Table.Th w={170}>Fecha</Table.Th>
-                  <Table.Th w={150}>Usuario</Table.Th>
-                  {canWrite && (
-                    <Table.Th w={70} ta="center">
-                      Eliminar
-                    </Table.Th>
-                  )}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.isPending ? (
-                  Array.from({ length: 3 }, (_, i) => (
-                    <Table.Tr key={i}>
-                      {Array.from({ length: columns }, (_, j) => (
-                        <Table.Td key={j}>
-                          <Skeleton height={14} radius="sm" />
-                        </Table.Td>
-                      ))}
-                    </Table.Tr>
-                  ))
-                ) : rows.length === 0 ? (
-                  <Table.Tr>
-                    <Table.Td colSpan={columns}>
-                      <Stack align="center" gap={6} py="lg">
-                        <EmptyIllustration size={90} />
-                        <Text fw={600}>Sin resultados por ahora</Text>
-                        <Text size="sm" c="dimmed">
-                          Este ticket todavía no tiene actividades.
-                        </Text>
-                      </Stack>
-                    </Table.Td>
-                  </Table.Tr>
-                ) : (
-                  rows.map((activity) => (
-                    <Table.Tr key={activity.id}>
-                      <Table.Td>
-                        <Group gap="xs" wrap="nowrap">
-                          <Text size="sm">{activity.name}</Text>
-                          {activity.status_id !== 1 && <StatusBadge statusId={activity.status_id} />}
-                        </Group>
-                      </Table.Td>
-                      <Table.Td>{formatDateTime(activity.created_at)}</Table.Td>
-                      <Table.Td>{activity.user.name}</Table.Td>
-                      {canWrite && (
-                        <Table.Td ta="center">
-                          <Tooltip label="Eliminar">
-                            <ActionIcon
-                              variant="subtle"
-                              color="red"
-                              aria-label={`Eliminar actividad ${activity.name}`}
-                              onClick={() => setToDelete(activity)}
-                            >
-                              <IconTrash size={18} />
-                            </ActionIcon>
-                          </Tooltip>
-                        </Table.Td>
-                      )}
-                    </Table.Tr>
-                  ))
-                )}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          {lastPage > 1 && (
-            <Group justify="flex-end">
-              <Pagination total={lastPage} value={Math.min(page, lastPage)} onChange={setPage} size="sm" siblings={1} />
-            </Group>
-          )}
+          <LoadErrorNotice error={list.error} title={null}>
+            No se pudieron cargar las actividades del ticket
+          </LoadErrorNotice>
+          <DataTable
+            columns={columns}
+            rows={list.data?.data.data ?? []}
+            rowKey={(activity) => activity.id}
+            isLoading={list.isPending}
+            minWidth={480}
+            label="Actividades"
+            isInModal
+            skeletonRows={3}
+            emptyHint="Este ticket todavía no tiene actividades."
+          />
+          {lastPage > 1 && <ListPagination page={page} lastPage={lastPage} onChange={setPage} />}
         </Stack>
       )}
 

@@ -1,9 +1,10 @@
 import { Tabs, Text, Title } from '@mantine/core';
 import { DEFAULT_HISTORY_PAGE_SIZE, SECTIONS, TICKET_PAGE_SIZES } from '@portal/contract';
 import { useState } from 'react';
+import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
 import { useSectionAccess } from '@/lib/permissions.ts';
 import type { TicketListKind } from '../api/tickets-api.ts';
-import { formatDateTime, PriorityBadge, TicketStatusBadge } from './ticket-badges.tsx';
+import { formatDateTime, PriorityBadge } from './ticket-badges.tsx';
 import { TicketTable, type TicketColumn } from './ticket-table.tsx';
 
 /** SPEC §2: the columns of the history (TICKET, DESCRIPCION, FECHA, ESTATUS, PRIORIDAD, USUARIO, USUARIO_ASIGNADO). */

@@ -1,8 +1,6 @@
 import { Badge } from '@mantine/core';
-import type { TicketStage } from '@portal/contract';
 
 const priorityColors: Record<string, string> = { baja: 'gray', media: 'blue', alta: 'orange', urgente: 'red' };
-const stageColors: Record<TicketStage, string> = { open: 'blue', started: 'yellow', closed: 'teal' };
 
 export function PriorityBadge({ name }: { name: string }) {
   return (
@@ -13,15 +11,6 @@ export function PriorityBadge({ name }: { name: string }) {
       tt="none"
       style={{ minWidth: 'max-content' }}
     >
-      {name}
-    </Badge>
-  );
-}
-
-/** A ticket status, coloured by its stage (open, started, closed). */
-export function TicketStatusBadge({ name, stage }: { name: string; stage: TicketStage }) {
-  return (
-    <Badge color={stageColors[stage]} variant="dot" radius="sm" tt="none" style={{ minWidth: 'max-content' }}>
       {name}
     </Badge>
   );

@@ -1,13 +1,13 @@
-import { Alert, Button, Group, Modal, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Modal, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { MSG, sanitize, ZTicketWrite, type TOption, type TTicket, type TTicketWrite } from '@portal/contract';
-import { IconAlertCircle, IconCheck } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { SAVE_FAILED } from './list-texts.ts';
-import { SelectField, toSelectOptions } from '@/components/ui/select-field.tsx';
-import { isApiError } from '@/lib/api-client.ts';
+import { ModalTitle } from '@/components/ui/modal-title.tsx';
+import { OptionSelect } from '@/components/ui/option-select.tsx';
+import { FormActions, FormProblemAlert, validMark } from '@/components/ui/record-form.tsx';
 import { notifySuccess } from '@/lib/notify.ts';
-import { optionsQuery, type OptionSource } from '@/lib/resource-api.ts';
+import type { OptionSource } from '@/lib/resource-api.ts';
+import { useRecordForm } from '@/lib/use-record-form.ts';
 import { createTicket, ticketKeys, updateTicket } from '../api/tickets-api.ts';
 
 type Values = Record<keyof TTicketWrite, string>;
@@ -88,31 +88,19 @@ export function TicketFormModal({ ticket, onClose }: { ticket?: TTicket; onClose
   const queryClient = useQueryClient();
   const isEdit = ticket !== undefined;
   const [values, setValues] = useState<Values>(() => initial(ticket));
-  const [touched, setTouched] = useState<Partial<Record<keyof Values, boolean>>>({});
-  const [serverErrors, setServerErrors] = useState<Partial<Record<string, string>>>({});
-  const [problem, setProblem] = useState<{ title: string; text: string } | null>(null);
-  const [isSaving, setSaving] = useState(false);
-
   const errors = validate(values);
-  const errorOf = (name: keyof Values) => serverErrors[name] ?? (touched[name] ? errors[name] : undefined);
-  const validMark = (name: keyof Values) =>
-    touched[name] && !errorOf(name) ? <IconCheck size={16} color="var(--mantine-color-teal-7)" aria-hidden /> : null;
+  const form = useRecordForm(errors, onClose);
 
   const set = (name: keyof Values, value: string) => {
     const clean = name === 'name' || name === 'description' ? sanitize('alphanumeric', value) : value;
     setValues((v) => ({ ...v, [name]: clean }));
-    setTouched((t) => ({ ...t, [name]: true }));
-    setServerErrors(({ [name]: _, ...rest }) => rest);
+    form.touch(name);
   };
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    setTouched(Object.fromEntries(Object.keys(values).map((k) => [k, true])));
-    if (Object.keys(errors).length > 0) return;
-    setSaving(true);
-    setProblem(null);
     const body = { ...values, name: values.name.trim(), description: values.description.trim() };
-    try {
+    void form.save(Object.keys(values), async () => {
       if (isEdit) await updateTicket(ticket.id, body);
       else await createTicket(body);
       notifySuccess(
@@ -120,19 +108,7 @@ export function TicketFormModal({ ticket, onClose }: { ticket?: TTicket; onClose
         isEdit ? 'Registro actualizado exitosamente.' : 'Registro creado exitosamente.',
       );
       await queryClient.invalidateQueries({ queryKey: ticketKeys.all });
-      onClose();
-    } catch (error) {
-      if (isApiError(error) && error.details.isSessionLost) return onClose();
-      const fieldErrors = isApiError(error) ? (error.errors ?? {}) : {};
-      const lines = Object.values(fieldErrors).flat();
-      if (lines.length > 0) {
-        setServerErrors(Object.fromEntries(Object.entries(fieldErrors).map(([k, v]) => [k, v.join(' ')])));
-        setProblem({ title: 'Error de validación', text: lines.join('\n') });
-      } else {
-        setProblem({ title: 'Error', text: (isApiError(error) && error.message) || SAVE_FAILED });
-      }
-      setSaving(false);
-    }
+    });
   }
 
   return (
@@ -140,29 +116,19 @@ export function TicketFormModal({ ticket, onClose }: { ticket?: TTicket; onClose
       opened
       onClose={onClose}
       size="xl"
-      title={
-        <Text fw={650} size="lg">
-          {isEdit ? `Editar ticket #${ticket.id}` : 'Nuevo ticket'}
-        </Text>
-      }
+      title={<ModalTitle title={isEdit ? `Editar ticket #${ticket.id}` : 'Nuevo ticket'} />}
     >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {problem && (
-            <Alert color="red" variant="light" title={problem.title} icon={<IconAlertCircle />} role="alert">
-              <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
-                {problem.text}
-              </Text>
-            </Alert>
-          )}
+          <FormProblemAlert problem={form.problem} />
           <TextInput
             label="Nombre"
             name="name"
             required
             maxLength={150}
             value={values.name}
-            error={errorOf('name')}
-            rightSection={validMark('name')}
+            error={form.errorOf('name')}
+            rightSection={validMark(form.isValid('name'))}
             onChange={(e) => set('name', e.currentTarget.value)}
             autoComplete="off"
             data-autofocus
@@ -176,62 +142,27 @@ export function TicketFormModal({ ticket, onClose }: { ticket?: TTicket; onClose
             minRows={3}
             maxRows={8}
             value={values.description}
-            error={errorOf('description')}
+            error={form.errorOf('description')}
             onChange={(e) => set('description', e.currentTarget.value)}
           />
           <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="md" verticalSpacing="sm">
             {selects.map((s) => (
-              <TicketSelect
+              <OptionSelect
                 key={s.name}
-                def={s}
-                ticket={ticket}
+                source={s.source}
+                current={ticket ? s.current(ticket) : undefined}
+                label={s.label}
+                name={s.name}
                 value={values[s.name]}
-                error={errorOf(s.name)}
+                error={form.errorOf(s.name)}
                 onChange={(v) => set(s.name, v)}
+                required
               />
             ))}
           </SimpleGrid>
-          <Group justify="flex-end" gap="sm" mt="xs">
-            <Button variant="default" onClick={onClose} disabled={isSaving}>
-              Cancelar
-            </Button>
-            <Button type="submit" loading={isSaving}>
-              Guardar
-            </Button>
-          </Group>
+          <FormActions onCancel={onClose} isSaving={form.isSaving} />
         </Stack>
       </form>
     </Modal>
-  );
-}
-
-function TicketSelect({
-  def,
-  ticket,
-  value,
-  error,
-  onChange,
-}: {
-  def: SelectDef;
-  ticket?: TTicket;
-  value: string;
-  error?: string;
-  onChange: (value: string) => void;
-}) {
-  const options = useQuery(optionsQuery(def.source));
-  const items = options.data ?? [];
-  const current = ticket ? def.current(ticket) : undefined;
-  const all = current && !items.some((o) => o.id === current.id) ? [current, ...items] : items;
-  return (
-    <SelectField
-      label={def.label}
-      name={def.name}
-      value={value}
-      onChange={onChange}
-      options={toSelectOptions(all)}
-      error={error}
-      required
-      isLoading={options.isPending}
-    />
   );
 }

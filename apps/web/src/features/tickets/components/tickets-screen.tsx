@@ -1,13 +1,16 @@
-import { ActionIcon, Button, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { PAGE_SIZES, type SectionName, type TTicket } from '@portal/contract';
-import { IconEye, IconListCheck, IconPencil, IconPlus, IconUserPlus, IconUserEdit } from '@tabler/icons-react';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type SectionName, type TTicket } from '@portal/contract';
+import { IconEye, IconListCheck, IconPencil, IconUserPlus, IconUserEdit } from '@tabler/icons-react';
 import { useState } from 'react';
+import { IconAction } from '@/components/ui/icon-action.tsx';
+import { ListHeader } from '@/components/ui/list-header.tsx';
+import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
 import { useSectionFlags } from '@/lib/permissions.ts';
 import { useSession } from '@/lib/session.ts';
 import type { TicketListKind } from '../api/tickets-api.ts';
 import { ActivitiesModal, activitiesModeOf, type ActivitiesMode } from './activities-modal.tsx';
 import { AssignModal } from './assign-modal.tsx';
-import { formatDate, formatDateTime, PriorityBadge, TicketStatusBadge } from './ticket-badges.tsx';
+import { formatDate, formatDateTime, PriorityBadge } from './ticket-badges.tsx';
 import { TicketFormModal } from './ticket-form-modal.tsx';
 import { TicketTable, type TicketColumn } from './ticket-table.tsx';
 
@@ -72,16 +75,13 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
           <Group gap={4} wrap="nowrap">
             <Text size="sm">{t.assigned_to.name}</Text>
             {canUpdate && (
-              <Tooltip label="Cambiar usuario asignado">
-                <ActionIcon
-                  variant="subtle"
-                  size="sm"
-                  aria-label={`Cambiar usuario asignado del ticket ${t.id}`}
-                  onClick={() => setDialog({ kind: 'assign', ticket: t })}
-                >
-                  <IconUserEdit size={16} />
-                </ActionIcon>
-              </Tooltip>
+              <IconAction
+                label="Cambiar usuario asignado"
+                ariaLabel={`Cambiar usuario asignado del ticket ${t.id}`}
+                icon={<IconUserEdit size={16} />}
+                size="sm"
+                onClick={() => setDialog({ kind: 'assign', ticket: t })}
+              />
             )}
           </Group>
         ) : canCreate ? (
@@ -110,16 +110,14 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
         const isRegister = mode === 'register';
         const label = isRegister ? 'Registrar actividad' : 'Ver actividades';
         return (
-          <Tooltip label={label}>
-            <ActionIcon
-              variant={isRegister ? 'light' : 'subtle'}
-              color={isRegister ? 'brand' : 'gray'}
-              aria-label={`${label} del ticket ${t.id}`}
-              onClick={() => setDialog({ kind: 'activities', ticket: t, mode })}
-            >
-              {isRegister ? <IconListCheck size={18} /> : <IconEye size={18} />}
-            </ActionIcon>
-          </Tooltip>
+          <IconAction
+            label={label}
+            ariaLabel={`${label} del ticket ${t.id}`}
+            icon={isRegister ? <IconListCheck size={18} /> : <IconEye size={18} />}
+            variant={isRegister ? 'light' : 'subtle'}
+            color={isRegister ? 'brand' : 'gray'}
+            onClick={() => setDialog({ kind: 'activities', ticket: t, mode })}
+          />
         );
       },
     },
@@ -130,38 +128,26 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
       width: 80,
       align: 'center',
       render: (t) => (
-        <Tooltip label="Editar">
-          <ActionIcon
-            variant="subtle"
-            aria-label={`Editar ticket ${t.id}`}
-            onClick={() => setDialog({ kind: 'edit', ticket: t })}
-          >
-            <IconPencil size={18} />
-          </ActionIcon>
-        </Tooltip>
+        <IconAction
+          label="Editar"
+          ariaLabel={`Editar ticket ${t.id}`}
+          icon={<IconPencil size={18} />}
+          onClick={() => setDialog({ kind: 'edit', ticket: t })}
+        />
       ),
     });
   }
 
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-end" gap="sm" mih={36}>
-        <Title order={2} size="h3">
-          {title}
-        </Title>
-        {canCreate && (
-          <Button leftSection={<IconPlus size={18} />} onClick={() => setDialog({ kind: 'create' })}>
-            Agregar
-          </Button>
-        )}
-      </Group>
+      <ListHeader title={title} onAdd={canCreate ? () => setDialog({ kind: 'create' }) : undefined} />
 
       <TicketTable
         kind={kind}
         label={title}
         columns={columns}
         pageSizes={PAGE_SIZES}
-        defaultPageSize={7}
+        defaultPageSize={DEFAULT_PAGE_SIZE}
         minWidth={1060}
       />
 

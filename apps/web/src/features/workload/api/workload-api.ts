@@ -1,27 +1,13 @@
-import type { TUserTicket, TWorkloadItem } from '@portal/contract';
+import type { TUserTicketsResponse, TWorkloadPage } from '@portal/contract';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '@/lib/api-client.ts';
-
-interface WorkloadPage {
-  status: true;
-  data: TWorkloadItem[];
-  current_page: number;
-  last_page: number;
-  total: number;
-}
-
-interface UserTickets {
-  status: true;
-  activities: TUserTicket[];
-  meta: { total: number; current_page: number; last_page: number; per_page: number };
-}
 
 /** SPEC §7: the workload loads page 1 with per_page 100. */
 export const workloadQuery = (search: string) =>
   queryOptions({
     queryKey: ['workload', search],
     queryFn: ({ signal }) =>
-      api.post<WorkloadPage>('/tickets/count-per-user', { page: 1, per_page: 100, search }, { signal }),
+      api.post<TWorkloadPage>('/tickets/count-per-user', { page: 1, per_page: 100, search }, { signal }),
     placeholderData: keepPreviousData,
   });
 
@@ -29,5 +15,9 @@ export const userTicketsQuery = (userId: number) =>
   queryOptions({
     queryKey: ['workload', 'user', userId],
     queryFn: ({ signal }) =>
-      api.post<UserTickets>('/tickets/activities-per-user', { user_id: userId, page: 1, per_page: 50 }, { signal }),
+      api.post<TUserTicketsResponse>(
+        '/tickets/activities-per-user',
+        { user_id: userId, page: 1, per_page: 50 },
+        { signal },
+      ),
   });

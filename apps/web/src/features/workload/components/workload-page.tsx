@@ -1,69 +1,40 @@
-import {
-  Alert,
-  Avatar,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Modal,
-  Progress,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import type { TicketStage, TWorkloadItem } from '@portal/contract';
-import { IconAlertTriangle, IconSearch, IconUsers } from '@tabler/icons-react';
+import { Avatar, Button, Card, Group, Modal, Progress, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
+import type { TWorkloadItem } from '@portal/contract';
+import { IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { EmptyIllustration } from '@/components/ui/illustrations.tsx';
-import { isApiError } from '@/lib/api-client.ts';
+import { ListHeader } from '@/components/ui/list-header.tsx';
+import { SearchInput } from '@/components/ui/list-toolbar.tsx';
+import { LoadErrorNotice } from '@/components/ui/load-error-notice.tsx';
+import { ModalTitle } from '@/components/ui/modal-title.tsx';
+import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
+import { useSearch } from '@/lib/use-list-params.ts';
 import { userTicketsQuery, workloadQuery } from '../api/workload-api.ts';
 
-/** SPEC §8. */
-const LOAD_FAILED = 'Error al cargar los datos. Inténtalo nuevamente.';
-
 const initials = (u: TWorkloadItem) => `${u.name[0] ?? ''}${u.last_name[0] ?? ''}`.toUpperCase();
-const stageLabel: Record<TicketStage, { label: string; color: string }> = {
-  open: { label: 'Abierto', color: 'blue' },
-  started: { label: 'En proceso', color: 'yellow' },
-  closed: { label: 'Terminado', color: 'teal' },
-};
 
 /** /workload 'Carga de trabajo' (SPEC §2, DESIGN.md): a card per user with their ticket counts. */
 export default function WorkloadPage() {
-  const [search, setSearch] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
+  const [search, setSearch, debouncedSearch] = useSearch();
   const [selected, setSelected] = useState<TWorkloadItem | null>(null);
   const list = useQuery(workloadQuery(debouncedSearch));
   const users = list.isError ? [] : (list.data?.data ?? []);
 
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <Title order={2} size="h3">
-          Carga de trabajo
-        </Title>
-        <TextInput
-          aria-label="Buscar usuario"
+      <ListHeader title="Carga de trabajo">
+        <SearchInput
+          label="Buscar usuario"
           placeholder="Buscar usuario por nombre o apellido..."
-          leftSection={<IconSearch size={16} />}
           value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          maxLength={100}
+          onChange={setSearch}
           w={{ base: '100%', sm: 360 }}
         />
-      </Group>
+      </ListHeader>
 
-      {list.isError && !(isApiError(list.error) && list.error.details.isSessionLost) && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle />} title={LOAD_FAILED} role="alert">
-          {list.error.message}
-        </Alert>
-      )}
+      <LoadErrorNotice error={list.error} />
 
       {list.isPending ? (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
@@ -147,20 +118,9 @@ function DetailsModal({ user, onClose }: { user: TWorkloadItem; onClose: () => v
   const tickets = useQuery(userTicketsQuery(user.id));
   const rows = tickets.data?.activities ?? [];
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      size="xl"
-      title={
-        <Text fw={650} size="lg">
-          Tickets de {user.user_name}
-        </Text>
-      }
-    >
+    <Modal opened onClose={onClose} size="xl" title={<ModalTitle title={`Tickets de ${user.user_name}`} />}>
       {tickets.isError ? (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle />} title={LOAD_FAILED} role="alert">
-          {tickets.error.message}
-        </Alert>
+        <LoadErrorNotice error={tickets.error} />
       ) : tickets.isPending ? (
         <Stack gap="xs">
           {Array.from({ length: 5 }, (_, i) => (
@@ -168,10 +128,7 @@ function DetailsModal({ user, onClose }: { user: TWorkloadItem; onClose: () => v
           ))}
         </Stack>
       ) : rows.length === 0 ? (
-        <Stack align="center" gap={6} py="lg">
-          <EmptyIllustration size={90} />
-          <Text fw={600}>No hay tickets para este usuario.</Text>
-        </Stack>
+        <EmptyState title="No hay tickets para este usuario." isCompact />
       ) : (
         <Stack gap="xs">
           <Table.ScrollContainer minWidth={560} maxHeight={460}>
@@ -201,9 +158,7 @@ function DetailsModal({ user, onClose }: { user: TWorkloadItem; onClose: () => v
                     <Table.Td>{t.priority}</Table.Td>
                     <Table.Td>{t.difficulty}</Table.Td>
                     <Table.Td>
-                      <Badge variant="dot" color={stageLabel[t.stage].color} radius="sm">
-                        {t.status}
-                      </Badge>
+                      <TicketStatusBadge name={t.status} stage={t.stage} />
                     </Table.Td>
                     <Table.Td ta="center">{t.activity_count}</Table.Td>
                   </Table.Tr>

@@ -1,0 +1,108 @@
+import { Skeleton, Table } from '@mantine/core';
+import type { Key, ReactNode } from 'react';
+import { EmptyState } from './empty-state.tsx';
+import { LoadErrorNotice } from './load-error-notice.tsx';
+
+/** SPEC §9: a page's table scrolls under a sticky header beyond this height. */
+export const TABLE_MAX_HEIGHT = 630;
+/** SPEC §2: the skeleton table while a list loads. */
+export const SKELETON_ROWS = 5;
+
+export interface DataColumn<R> {
+  header: string;
+  render: (row: R) => ReactNode;
+  width?: number;
+  align?: 'center';
+}
+
+interface DataTableProps<R> {
+  columns: DataColumn<R>[];
+  rows: R[];
+  rowKey: (row: R) => Key;
+  isLoading: boolean;
+  minWidth: number;
+  /** The table's accessible name. */
+  label?: string;
+  /** Inside a modal: the table grows with it, rows do not highlight on hover, the empty state is smaller. */
+  isInModal?: boolean;
+  skeletonRows?: number;
+  emptyTitle?: string;
+  emptyHint?: string;
+  /** A load failure, shown above the table as the fixed notice of SPEC §8. */
+  error?: Error | null;
+  onRetry?: () => void;
+}
+
+/**
+ * A list's table (SPEC §2, §8): a skeleton while loading, the illustrated
+ * empty state when there is nothing to show, and the notice of a failed load.
+ */
+export function DataTable<R>({
+  columns,
+  rows,
+  rowKey,
+  isLoading,
+  minWidth,
+  label,
+  isInModal = false,
+  skeletonRows = SKELETON_ROWS,
+  emptyTitle,
+  emptyHint,
+  error = null,
+  onRetry,
+}: DataTableProps<R>) {
+  return (
+    <>
+      <LoadErrorNotice error={error} onRetry={onRetry} />
+      <Table.ScrollContainer minWidth={minWidth} maxHeight={isInModal ? undefined : TABLE_MAX_HEIGHT}>
+        <Table
+          striped
+          highlightOnHover={!isInModal}
+          stickyHeader={!isInModal}
+          verticalSpacing="xs"
+          aria-label={label}
+          aria-busy={isLoading}
+        >
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((column) => (
+                <Table.Th key={column.header} w={column.width} ta={column.align}>
+                  {column.header}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {isLoading ? (
+              Array.from({ length: skeletonRows }, (_, i) => (
+                <Table.Tr key={i} data-testid="skeleton-row">
+                  {columns.map((column) => (
+                    <Table.Td key={column.header}>
+                      <Skeleton height={14} radius="sm" />
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
+              ))
+            ) : rows.length === 0 ? (
+              <Table.Tr>
+                <Table.Td colSpan={columns.length}>
+                  <EmptyState title={emptyTitle} hint={emptyHint} isCompact={isInModal} />
+                </Table.Td>
+              </Table.Tr>
+            ) : (
+              rows.map((row) => (
+                <Table.Tr key={rowKey(row)}>
+                  {columns.map((column) => (
+                    <Table.Td key={column.header} ta={column.align}>
+                      {column.render(row)}
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
+              ))
+            )}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </>
+  );
+}
