@@ -1,9 +1,9 @@
-import { Alert, Anchor, Box, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { sanitize } from '@portal/contract';
-import { IconAlertCircle, IconCheck } from '@tabler/icons-react';
+import { IconCheck } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { LogoMark } from '@/components/ui/logo.tsx';
+import { AuthFrame, ProblemAlert } from '@/components/ui/auth-frame.tsx';
 import { paths } from '@/config/paths.ts';
 import { ApiError, errorText } from '@/lib/api-client.ts';
 import { notifySuccess } from '@/lib/notify.ts';
@@ -55,77 +55,46 @@ export default function LoginPage() {
   }
 
   return (
-    <Box
-      mih="100dvh"
-      style={{
-        display: 'flex',
-        flexDirection: 'column',
-        background:
-          'linear-gradient(160deg, var(--mantine-color-brand-0) 0%, var(--mantine-color-gray-0) 45%, var(--mantine-color-gray-1) 100%)',
-      }}
-    >
-      <Center component="main" style={{ flex: 1 }} p="md">
-        <Paper withBorder shadow="md" radius="lg" p={{ base: 'lg', sm: 36 }} w="100%" maw={420}>
-          <form onSubmit={submit} noValidate>
-            <Stack gap="md">
-              <Stack align="center" gap={6} mb="xs">
-                <LogoMark size={56} />
-                <Title order={1} size="h2" ta="center" mt="xs">
-                  Portal de tickets
-                </Title>
-                <Text c="dimmed" size="sm">
-                  Ingresa tus credenciales
-                </Text>
-              </Stack>
+    <AuthFrame title="Portal de tickets" description="Ingresa tus credenciales" logoSize={56} maxWidth={420}>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {problem && <ProblemAlert title="Tenemos un problema">{problem}</ProblemAlert>}
 
-              {problem && (
-                <Alert color="red" variant="light" title="Tenemos un problema" icon={<IconAlertCircle />} role="alert">
-                  <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
-                    {problem}
-                  </Text>
-                </Alert>
-              )}
+          <TextInput
+            label="Usuario"
+            name="username"
+            autoComplete="username"
+            placeholder="Tu usuario"
+            value={values.username}
+            onChange={change('username')}
+            error={errorOf('username')}
+            withAsterisk
+            maxLength={50}
+            rightSection={
+              isValid('username') ? <IconCheck size={16} color="var(--mantine-color-teal-7)" aria-hidden /> : null
+            }
+          />
+          <PasswordInput
+            label="Contraseña"
+            name="password"
+            autoComplete="current-password"
+            placeholder="Tu contraseña"
+            value={values.password}
+            onChange={change('password')}
+            error={errorOf('password')}
+            withAsterisk
+            maxLength={128}
+            visibilityToggleButtonProps={{ 'aria-label': 'Mostrar u ocultar contraseña' }}
+          />
 
-              <TextInput
-                label="Usuario"
-                name="username"
-                autoComplete="username"
-                placeholder="Tu usuario"
-                value={values.username}
-                onChange={change('username')}
-                error={errorOf('username')}
-                withAsterisk
-                maxLength={50}
-                rightSection={
-                  isValid('username') ? <IconCheck size={16} color="var(--mantine-color-teal-7)" aria-hidden /> : null
-                }
-              />
-              <PasswordInput
-                label="Contraseña"
-                name="password"
-                autoComplete="current-password"
-                placeholder="Tu contraseña"
-                value={values.password}
-                onChange={change('password')}
-                error={errorOf('password')}
-                withAsterisk
-                maxLength={128}
-                visibilityToggleButtonProps={{ 'aria-label': 'Mostrar u ocultar contraseña' }}
-              />
-
-              <Button type="submit" fullWidth size="md" loading={isSubmitting} mt="xs">
-                Iniciar Sesión
-              </Button>
-              <Anchor component={Link} to={paths.forgotPassword} size="sm" ta="center">
-                ¿Olvidaste tu contraseña?
-              </Anchor>
-            </Stack>
-          </form>
-        </Paper>
-      </Center>
-      <Text component="footer" size="xs" c="dimmed" ta="center" pb="md">
-        © {new Date().getFullYear()} Portal de tickets. Todos los derechos reservados.
-      </Text>
-    </Box>
+          <Button type="submit" fullWidth size="md" loading={isSubmitting} mt="xs">
+            Iniciar Sesión
+          </Button>
+          <Anchor component={Link} to={paths.forgotPassword} size="sm" ta="center">
+            ¿Olvidaste tu contraseña?
+          </Anchor>
+        </Stack>
+      </form>
+    </AuthFrame>
   );
 }

@@ -8,7 +8,8 @@ import { notifySuccess } from '@/lib/notify.ts';
 import { useSendResetCode } from '../api/send-reset-code.ts';
 import { useVerifyResetCode } from '../api/verify-reset-code.ts';
 import { resetStorage } from '../reset-storage.ts';
-import { RecoveryFrame, RecoveryProblem, recoveryErrorText } from './recovery-frame.tsx';
+import { AuthFrame, ProblemAlert } from '@/components/ui/auth-frame.tsx';
+import { recoveryErrorText } from './recovery-error.ts';
 
 /** Step 2 of SPEC §4; without a stored e-mail there is nothing to confirm. */
 export default function ConfirmCodePage() {
@@ -84,7 +85,7 @@ function ConfirmCode({ email }: { email: string }) {
   }
 
   return (
-    <RecoveryFrame
+    <AuthFrame
       title="Ingresa el código"
       description={
         <>
@@ -95,7 +96,7 @@ function ConfirmCode({ email }: { email: string }) {
     >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {problem && <RecoveryProblem title={problem.title}>{problem.text}</RecoveryProblem>}
+          {problem && <ProblemAlert title={problem.title}>{problem.text}</ProblemAlert>}
           <Stack gap={6}>
             <Text size="sm" fw={500} ta="center" id="reset-code-label">
               Código de verificación
@@ -136,6 +137,6 @@ function ConfirmCode({ email }: { email: string }) {
           </Group>
         </Stack>
       </form>
-    </RecoveryFrame>
+    </AuthFrame>
   );
 }

@@ -7,7 +7,8 @@ import { paths } from '@/config/paths.ts';
 import { notifySuccess } from '@/lib/notify.ts';
 import { useSendResetCode } from '../api/send-reset-code.ts';
 import { resetStorage } from '../reset-storage.ts';
-import { RecoveryFrame, RecoveryProblem, recoveryErrorText } from './recovery-frame.tsx';
+import { AuthFrame, ProblemAlert } from '@/components/ui/auth-frame.tsx';
+import { recoveryErrorText } from './recovery-error.ts';
 
 const emailRule = ZSendResetCodeRequest.shape.email;
 
@@ -44,13 +45,13 @@ export default function ForgotPasswordPage() {
   }
 
   return (
-    <RecoveryFrame
+    <AuthFrame
       title="¿Olvidaste tu contraseña?"
       description="Ingresa el correo de tu cuenta y te enviaremos un código de 6 dígitos para restablecerla."
     >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {problem && <RecoveryProblem title="No pudimos enviar el código">{problem}</RecoveryProblem>}
+          {problem && <ProblemAlert title="No pudimos enviar el código">{problem}</ProblemAlert>}
           <TextInput
             label="Correo electrónico"
             name="email"
@@ -77,6 +78,6 @@ export default function ForgotPasswordPage() {
           </Anchor>
         </Stack>
       </form>
-    </RecoveryFrame>
+    </AuthFrame>
   );
 }

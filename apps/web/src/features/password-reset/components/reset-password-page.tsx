@@ -7,7 +7,8 @@ import { paths } from '@/config/paths.ts';
 import { notifySuccess } from '@/lib/notify.ts';
 import { useResetPassword } from '../api/reset-password.ts';
 import { resetStorage } from '../reset-storage.ts';
-import { RecoveryFrame, RecoveryProblem, recoveryErrorText } from './recovery-frame.tsx';
+import { AuthFrame, ProblemAlert } from '@/components/ui/auth-frame.tsx';
+import { recoveryErrorText } from './recovery-error.ts';
 
 /** Step 3 of SPEC §4; only reachable with the token a verified code gave. */
 export default function ResetPasswordPage() {
@@ -61,13 +62,13 @@ function ResetPassword({ email, resetToken }: { email: string; resetToken: strin
   }
 
   return (
-    <RecoveryFrame
+    <AuthFrame
       title="Crea tu nueva contraseña"
       description={`Usa al menos ${MIN_PASSWORD_LENGTH} caracteres. Al guardarla se cerrarán todas tus sesiones abiertas.`}
     >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {problem && <RecoveryProblem title="La contraseña no fue restablecida">{problem}</RecoveryProblem>}
+          {problem && <ProblemAlert title="La contraseña no fue restablecida">{problem}</ProblemAlert>}
           <input type="text" name="username" autoComplete="username" value={email} readOnly hidden />
           <PasswordInput
             label="Nueva contraseña"
@@ -102,6 +103,6 @@ function ResetPassword({ email, resetToken }: { email: string; resetToken: strin
           </Anchor>
         </Stack>
       </form>
-    </RecoveryFrame>
+    </AuthFrame>
   );
 }

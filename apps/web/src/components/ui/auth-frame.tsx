@@ -1,34 +1,20 @@
 import { Alert, Box, Center, Paper, Stack, Text, Title } from '@mantine/core';
-import { PASSWORD_RESET_MSG } from '@portal/contract';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { LogoMark } from '@/components/ui/logo.tsx';
-import { errorText, isApiError } from '@/lib/api-client.ts';
+import { LogoMark } from './logo.tsx';
 
-/** SPEC §8: the server's message, a network failure's own text, else the screen's fallback. */
-export function recoveryErrorText(error: unknown, fallback: string): string {
-  if (isApiError(error) && error.details.isNetworkError) return PASSWORD_RESET_MSG.connectionFailed;
-  return errorText(error, fallback);
-}
-
-export function RecoveryProblem({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Alert color="red" variant="light" title={title} icon={<IconAlertCircle />} role="alert">
-      <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
-        {children}
-      </Text>
-    </Alert>
-  );
-}
-
-/** The card the three recovery screens share, in the look of /login. */
-export function RecoveryFrame({
+/** The card of the public screens (/login and password recovery): logo, title, subtitle, footer. */
+export function AuthFrame({
   title,
   description,
+  logoSize = 48,
+  maxWidth = 440,
   children,
 }: {
   title: string;
   description: ReactNode;
+  logoSize?: number;
+  maxWidth?: number;
   children: ReactNode;
 }) {
   return (
@@ -42,10 +28,10 @@ export function RecoveryFrame({
       }}
     >
       <Center component="main" style={{ flex: 1 }} p="md">
-        <Paper withBorder shadow="md" radius="lg" p={{ base: 'lg', sm: 36 }} w="100%" maw={440}>
+        <Paper withBorder shadow="md" radius="lg" p={{ base: 'lg', sm: 36 }} w="100%" maw={maxWidth}>
           <Stack gap="md">
             <Stack align="center" gap={6} mb="xs">
-              <LogoMark size={48} />
+              <LogoMark size={logoSize} />
               <Title order={1} size="h2" ta="center" mt="xs">
                 {title}
               </Title>
@@ -61,5 +47,16 @@ export function RecoveryFrame({
         © {new Date().getFullYear()} Portal de tickets. Todos los derechos reservados.
       </Text>
     </Box>
+  );
+}
+
+/** A red alert with a title and a text that may span several lines (joined server errors). */
+export function ProblemAlert({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Alert color="red" variant="light" title={title} icon={<IconAlertCircle />} role="alert">
+      <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+        {children}
+      </Text>
+    </Alert>
   );
 }
