@@ -7,6 +7,7 @@ import { createRateLimitStore, createRateLimiter } from './lib/rate-limiter.ts';
 import { createAuditRepository } from './modules/audit/audit.repository.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createRevokedTokensRepository } from './modules/auth/revoked-tokens.repository.ts';
+import { createSessionChecker } from './modules/auth/sessions.ts';
 import { createTokenService } from './modules/auth/tokens.ts';
 import { createCatalogService } from './modules/catalogs/catalog.service.ts';
 import { createPasswordResetRepository } from './modules/password-reset/password-reset.repository.ts';
@@ -32,6 +33,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
   const users = createUsersRepository(database);
   const revokedTokens = createRevokedTokensRepository(database);
   const tokens = createTokenService(config.jwtSecret, config.tokenTtlMinutes);
+  const sessions = createSessionChecker({ users, revokedTokens });
   const permissions = createPermissionsRepository(database);
   const csrf = createCsrf(config.jwtSecret);
   const limiter = createRateLimiter(
@@ -58,8 +60,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     database,
     databaseUrl: config.databaseUrl,
     secret: config.jwtSecret,
-    users,
-    revokedTokens,
+    sessions,
     audit,
   });
   const ticketsRepository = createTicketsRepository(database);
@@ -88,6 +89,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     users,
     revokedTokens,
     tokens,
+    sessions,
     permissions,
     csrf,
     auth,

@@ -1,5 +1,5 @@
 import type { PermissionFlag, SectionName } from '@portal/contract';
-import { MSG, RECORD_STATUS } from '@portal/contract';
+import { MSG } from '@portal/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError, forbidden, unauthorized } from '../lib/http-error.ts';
@@ -51,7 +51,7 @@ export function currentUser(request: FastifyRequest): AuthUserRow {
 
 export const accessPlugin = fp(
   async (app: FastifyInstance, { services }: { services: Services }) => {
-    const { tokens, revokedTokens, users, permissions, audit, csrf } = services;
+    const { tokens, sessions, permissions, audit, csrf } = services;
 
     app.decorateRequest('auth', null);
     const routeAccess: FastifyInstance['routeAccess'] = [];
@@ -92,15 +92,8 @@ export const accessPlugin = fp(
       } catch {
         return refuse(request, 'auth.invalid_token', unauthorized(MSG.sessionExpired));
       }
-      const user = await users.findById(Number(claims.sub));
-      const isUsable =
-        user !== undefined &&
-        user.status_id === RECORD_STATUS.active &&
-        user.role_status_id === RECORD_STATUS.active &&
-        claims.iat * 1000 >= user.sessions_valid_after &&
-        !(await revokedTokens.isRevoked(claims.jti));
-      if (!isUsable)
-        return refuse(request, 'auth.revoked_token', unauthorized(MSG.sessionExpired), { sub: claims.sub });
+      const user = await sessions.activeUser({ userId: Number(claims.sub), ...claims });
+      if (!user) return refuse(request, 'auth.revoked_token', unauthorized(MSG.sessionExpired), { sub: claims.sub });
       return { user, claims };
     }
 

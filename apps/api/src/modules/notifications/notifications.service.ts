@@ -1,7 +1,6 @@
 import {
   MAX_ACTIVE_NOTIFICATIONS,
   NOTIFICATION_TEXT,
-  RECORD_STATUS,
   type NotificationType,
   type TNotification,
   type TNotificationHistoryQuery,
@@ -12,9 +11,8 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Database } from '../../db/database.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import type { AuditRepository } from '../audit/audit.repository.ts';
-import type { RevokedTokensRepository } from '../auth/revoked-tokens.repository.ts';
+import type { SessionChecker } from '../auth/sessions.ts';
 import type { TokenClaims } from '../auth/tokens.ts';
-import type { UsersRepository } from '../users/users.repository.ts';
 import { createNotificationBus } from './notifications.bus.ts';
 import { createNotificationsRepository, type Executor, type NewNotification } from './notifications.repository.ts';
 import { createStreamHub, type StreamSession } from './notifications.stream.ts';
@@ -28,8 +26,7 @@ interface NotificationsServiceDeps {
   database: Database;
   databaseUrl: string | undefined;
   secret: string;
-  users: UsersRepository;
-  revokedTokens: RevokedTokensRepository;
+  sessions: SessionChecker;
   audit: AuditRepository;
   heartbeatMs?: number;
 }
@@ -56,7 +53,7 @@ interface TicketPayload {
 const refused = () => new HttpError(401, NOTIFICATION_TEXT.streamRefused);
 
 export function createNotificationsService(deps: NotificationsServiceDeps) {
-  const { database, users, revokedTokens, audit } = deps;
+  const { database, sessions, audit } = deps;
   const repository = createNotificationsRepository(database);
   const bus = createNotificationBus(database, deps.databaseUrl);
 
@@ -64,17 +61,13 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
   const ticketKey = createHmac('sha256', deps.secret).update('notification-stream-ticket-key').digest();
   const sign = (body: string) => createHmac('sha256', ticketKey).update(body).digest('base64url');
 
-  async function isSessionValid(session: StreamSession): Promise<boolean> {
-    if (session.tokenExp * 1000 <= Date.now()) return false;
-    const user = await users.findById(session.userId);
-    return (
-      user !== undefined &&
-      user.status_id === RECORD_STATUS.active &&
-      user.role_status_id === RECORD_STATUS.active &&
-      session.tokenIat * 1000 >= user.sessions_valid_after &&
-      !(await revokedTokens.isRevoked(session.tokenJti))
-    );
-  }
+  const isSessionValid = async (session: StreamSession) =>
+    (await sessions.activeUser({
+      userId: session.userId,
+      jti: session.tokenJti,
+      iat: session.tokenIat,
+      exp: session.tokenExp,
+    })) !== undefined;
 
   const hub = createStreamHub({ bus, repository, isSessionValid, heartbeatMs: deps.heartbeatMs ?? 25_000 });
 
