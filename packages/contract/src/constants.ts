@@ -42,3 +42,8 @@ export const DEFAULT_HISTORY_PAGE_SIZE = 10;
 export const DEFAULT_ASSIGN_PAGE_SIZE = 5;
 export const MAX_PAGE_SIZE = 100;
 export const MIN_PASSWORD_LENGTH = 8;
+
+/** Avatars are served under this path; `DEFAULT_AVATAR_URL` is the in-house silhouette shown when none was uploaded. */
+export const AVATAR_URL_PREFIX = '/api/avatars/';
+export const DEFAULT_AVATAR_FILE = 'default.svg';
+export const DEFAULT_AVATAR_URL = `${AVATAR_URL_PREFIX}${DEFAULT_AVATAR_FILE}`;

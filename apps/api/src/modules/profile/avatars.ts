@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { AVATAR_URL_PREFIX, DEFAULT_AVATAR_FILE } from '@portal/contract';
 
-export const DEFAULT_AVATAR = 'default.svg';
-export const AVATAR_URL_PREFIX = '/api/avatars/';
 export const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
 /** Stored names are random, so a URL reveals nothing and cannot be guessed. */
 export const AVATAR_FILE_PATTERN = /^[0-9a-f-]{36}\.(png|jpg|webp)$/;
@@ -36,7 +35,7 @@ export function imageExtension(bytes: Buffer): Extension | null {
 
 export const contentTypeOf = (file: string) => types[path.extname(file).slice(1) as Extension];
 
-export const avatarUrl = (avatarPath: string | null) => `${AVATAR_URL_PREFIX}${avatarPath ?? DEFAULT_AVATAR}`;
+export const avatarUrl = (avatarPath: string | null) => `${AVATAR_URL_PREFIX}${avatarPath ?? DEFAULT_AVATAR_FILE}`;
 
 /** Avatar files in DATA_DIR/uploads/avatars. */
 export function createAvatarStore(dataDir: string) {

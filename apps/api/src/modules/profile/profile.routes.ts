@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import {
+  DEFAULT_AVATAR_FILE,
   MSG,
   PROFILE_MSG,
   SECTIONS,
@@ -17,7 +18,7 @@ import { z } from 'zod';
 import { HttpError, notFound, validationFailed } from '../../lib/http-error.ts';
 import { currentUser } from '../../plugins/access.ts';
 import type { Services } from '../../services.ts';
-import { contentTypeOf, DEFAULT_AVATAR, DEFAULT_AVATAR_SVG, MAX_AVATAR_BYTES } from './avatars.ts';
+import { contentTypeOf, DEFAULT_AVATAR_SVG, MAX_AVATAR_BYTES } from './avatars.ts';
 
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
 const tags = ['profile'];
@@ -157,7 +158,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     },
     async (request, reply) => {
       const { file } = request.params;
-      if (file === DEFAULT_AVATAR) {
+      if (file === DEFAULT_AVATAR_FILE) {
         return reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(DEFAULT_AVATAR_SVG);
       }
       const bytes = await avatars.read(file);

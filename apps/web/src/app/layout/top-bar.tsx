@@ -12,6 +12,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useFullscreenDocument } from '@mantine/hooks';
+import { DEFAULT_AVATAR_URL } from '@portal/contract';
 import { useQuery } from '@tanstack/react-query';
 import { IconLogout, IconMaximize, IconMinimize, IconSettings, IconUserCircle } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
@@ -40,7 +41,7 @@ export function TopBar({ isDrawerOpen, onToggleDrawer }: { isDrawerOpen: boolean
   const name = user ? fullName(user) : '';
   // The uploaded photo (GET /images/{id}); the initials stand in for the default silhouette.
   const image = useQuery({ ...imageQuery(user?.id ?? 0), enabled: !!user });
-  const photo = image.data && !image.data.endsWith('/default.svg') ? image.data : undefined;
+  const photo = image.data && image.data !== DEFAULT_AVATAR_URL ? image.data : undefined;
 
   return (
     <>
