@@ -41,6 +41,8 @@ export const TICKET_PAGE_SIZES = [5, 10, 20, 50] as const;
 export const DEFAULT_HISTORY_PAGE_SIZE = 10;
 export const DEFAULT_ASSIGN_PAGE_SIZE = 5;
 export const MAX_PAGE_SIZE = 100;
+/** A ticket search counts its matches up to this many; past it the total is a lower bound ('más de 10.000'). */
+export const TICKET_COUNT_CAP = 10_000;
 export const MIN_PASSWORD_LENGTH = 8;
 
 /** Avatars are served under this path; `DEFAULT_AVATAR_URL` is the in-house silhouette shown when none was uploaded. */

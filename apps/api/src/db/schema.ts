@@ -84,10 +84,21 @@ export interface TicketsTable {
   priority_type_id: number;
   difficulty_id: number;
   status_id: number;
+  /** The stage of `status_id`, kept on the row for the list indexes; the writer sets it. */
+  stage: TicketStage;
   created_by: number;
   user_assigned_id: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** Per-stage ticket counters, maintained by triggers (db/ticket-derivations.ts). */
+export interface TicketCountsTable {
+  kind: number;
+  user_id: number;
+  stage: TicketStage;
+  shard: number;
+  n: number;
 }
 
 export interface ActivitiesTable {
@@ -156,6 +167,7 @@ export interface DB {
   ticket_statuses: TicketStatusesTable;
   users: UsersTable;
   tickets: TicketsTable;
+  ticket_counts: TicketCountsTable;
   activities: ActivitiesTable;
   notifications: NotificationsTable;
   password_reset_codes: PasswordResetCodesTable;

@@ -130,6 +130,7 @@ export async function seedDemoTickets(trx: Kysely<DB>, now = Date.now()): Promis
         priority_type_id: pick(priorities),
         difficulty_id: pick(difficulties),
         status_id: status.id,
+        stage: status.stage,
         created_by: creators[i % creators.length]!,
         user_assigned_id: assignee,
         created_at: new Date(createdAt).toISOString(),

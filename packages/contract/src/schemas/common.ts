@@ -89,6 +89,8 @@ export const ZPageMeta = z.object({
   current_page: z.number(),
   last_page: z.number(),
   per_page: z.number(),
+  /** Present and true when counting stopped at a cap: there are more than `total`. */
+  total_is_lower_bound: z.boolean().optional(),
 });
 
 /** `{ status: true, data: [...] }` and whatever else the list says about itself. */

@@ -1,8 +1,16 @@
-import { RECORD_STATUS, type TicketStage, type TTicket, type TTicketListQuery } from '@portal/contract';
-import { sql, type Kysely } from 'kysely';
+import {
+  RECORD_STATUS,
+  TICKET_COUNT_CAP,
+  type TicketStage,
+  type TTicket,
+  type TTicketListQuery,
+} from '@portal/contract';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { likePattern, nowIso, type Database } from '../../db/database.ts';
 import { countRows, pageMeta, paginate } from '../../db/paging.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
+import { ATTR, COUNT_KIND } from '../../db/ticket-derivations.ts';
+import { fts5Words, parseTicketSearch, tsqueryWords, type TicketSearch } from './ticket-search.ts';
 import { activeUsers, selectUserSummary, toUserSummary } from '../users/user-summaries.ts';
 
 /** Which tickets a list shows: all, or those the user created or is assigned to (DESIGN.md). */
@@ -26,35 +34,158 @@ type TicketsQuery = ReturnType<typeof fromTickets>;
 
 type TicketColumn = 'priority_type_id' | 'project_id' | 'area_id' | 'category_id' | 'difficulty_id';
 
+const stagesOf = (history: TicketFilter['history']): TicketStage[] | null =>
+  history === 'current' ? ['open', 'started'] : history === 'old' ? ['closed'] : null;
+
+/** The stage of a status, read in the statement that writes the ticket. */
+const stageOfStatus = (statusId: number) =>
+  sql<TicketStage>`(select s.stage from ticket_statuses s where s.id = ${statusId})`;
+
+interface Slice {
+  ids: number[];
+  total: number;
+  /** The total stopped counting at the cap: there are more. */
+  isLowerBound: boolean;
+}
+
 export function createTicketsRepository(database: Database) {
   const { db } = database;
 
-  /** The filters run on the tickets table alone, so counting never joins. */
-  const filtered = (filter: TicketFilter, trx: Kysely<DB> = db): TicketsQuery => {
-    let q = fromTickets(trx);
-    const { scope, search, history } = filter;
+  /** The list's scope and stage as conditions on the tickets row `t`. */
+  const scopeAndStage = (filter: TicketFilter) => (eb: ExpressionBuilder<DB & { t: TicketsTable }, 't'>) => {
+    const conditions: Expression<SqlBool>[] = [];
+    const { scope } = filter;
     if (scope.kind === 'mine') {
-      q = q.where((eb) => eb.or([eb('t.created_by', '=', scope.userId), eb('t.user_assigned_id', '=', scope.userId)]));
+      conditions.push(eb.or([eb('t.created_by', '=', scope.userId), eb('t.user_assigned_id', '=', scope.userId)]));
     }
-    if (history) {
-      const closed = trx.selectFrom('ticket_statuses').select('id').where('stage', '=', 'closed');
-      q = q.where('t.status_id', history === 'old' ? 'in' : 'not in', closed);
-    }
-    if (search) {
-      const pattern = likePattern(search);
-      const like = sql.raw(database.like);
-      // Across all tickets, PostgreSQL's trigram indexes find the matches. Within
-      // one user's tickets, reading those few through the user indexes is faster,
-      // and matching the concatenation keeps the planner from intersecting them
-      // with a large trigram bitmap (5 ms instead of 26 ms at 100,000 tickets).
-      q = q.where(
-        scope.kind === 'mine'
-          ? sql<boolean>`(t.name || ' ' || t.description) ${like} ${pattern} escape '\\'`
-          : sql<boolean>`(t.name ${like} ${pattern} escape '\\' or t.description ${like} ${pattern} escape '\\')`,
-      );
-    }
-    return q;
+    const stages = stagesOf(filter.history);
+    // `<> 'closed'` is the predicate of the partial index tickets_current_idx.
+    if (stages) conditions.push(filter.history === 'current' ? eb('t.stage', '<>', 'closed') : eb('t.stage', 'in', stages));
+    return eb.and(conditions);
   };
+
+  /**
+   * A page without a search, newest first. Mis Tickets merges the newest ids of
+   * "created by" and "assigned to", each read in order from its own index, so
+   * neither set is read whole nor sorted.
+   */
+  async function unsearchedIds(filter: TicketFilter, limit: number, offset: number): Promise<number[]> {
+    const { scope } = filter;
+    if (scope.kind === 'all') {
+      const rows = await fromTickets(db)
+        .select('t.id')
+        .where(scopeAndStage(filter))
+        .orderBy('t.id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute();
+      return rows.map((r) => r.id);
+    }
+    const stages = stagesOf(filter.history);
+    const stage = stages
+      ? filter.history === 'current'
+        ? sql` and stage <> 'closed'`
+        : sql` and stage in (${sql.join(stages)})`
+      : sql``;
+    const newest = sql.lit(offset + limit);
+    const { rows } = await sql<{ id: number }>`
+      select id from (select id from tickets where created_by = ${scope.userId}${stage} order by id desc limit ${newest}) c
+      union
+      select id from (select id from tickets where user_assigned_id = ${scope.userId}${stage} order by id desc limit ${newest}) a
+      order by id desc limit ${sql.lit(limit)} offset ${sql.lit(offset)}`.execute(db);
+    return rows.map((r) => r.id);
+  }
+
+  /** The exact size of a list without a search, from the maintained counters. */
+  async function countedTotal(filter: TicketFilter): Promise<number> {
+    const { scope } = filter;
+    const stages = stagesOf(filter.history);
+    const row = await db
+      .selectFrom('ticket_counts')
+      .select(
+        sql<number | string | null>`sum(case when kind = ${sql.lit(COUNT_KIND.self)} then -n else n end)`.as('total'),
+      )
+      .$if(scope.kind === 'all', (q) => q.where('kind', '=', COUNT_KIND.all).where('user_id', '=', 0))
+      .$if(scope.kind === 'mine', (q) =>
+        q
+          .where('kind', 'in', [COUNT_KIND.created, COUNT_KIND.assigned, COUNT_KIND.self])
+          .where('user_id', '=', scope.kind === 'mine' ? scope.userId : 0),
+      )
+      .$if(stages !== null, (q) => q.where('stage', 'in', stages!))
+      .executeTakeFirstOrThrow();
+    return Number(row.total ?? 0);
+  }
+
+  /** Counts the rows of a query up to the cap, reading no further. */
+  const countUpToCap = async (query: TicketsQuery): Promise<Pick<Slice, 'total' | 'isLowerBound'>> => {
+    const { n } = await db
+      .selectFrom(query.select(sql.lit(1).as('one')).limit(TICKET_COUNT_CAP + 1).as('capped'))
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    const total = Number(n);
+    return total > TICKET_COUNT_CAP ? { total: TICKET_COUNT_CAP, isLowerBound: true } : { total, isLowerBound: false };
+  };
+
+  /**
+   * SQLite: the FTS5 index answers the whole search, its scope and stage included
+   * (they are tokens of the `attrs` column), in id order and without reading tickets.
+   */
+  async function sqliteSearch(
+    filter: TicketFilter,
+    words: string[],
+    id: number | null,
+    limit: number,
+    offset: number,
+  ): Promise<Slice> {
+    const parts = [`{body} : (${fts5Words(words)})`];
+    if (id !== null) parts[0] = `(${parts[0]} OR {attrs} : ${ATTR.id}${id})`;
+    const { scope } = filter;
+    if (scope.kind === 'mine') {
+      parts.push(`{attrs} : (${ATTR.createdBy}${scope.userId} OR ${ATTR.assignee}${scope.userId})`);
+    }
+    const stages = stagesOf(filter.history);
+    if (stages) parts.push(`{attrs} : (${stages.map((s) => `${ATTR.stage}${s}`).join(' OR ')})`);
+    const match = parts.join(' AND ');
+    const { rows } = await sql<{ id: number }>`
+      select rowid as id from tickets_fts where tickets_fts match ${match}
+      order by rowid desc limit ${sql.lit(limit)} offset ${sql.lit(offset)}`.execute(db);
+    const {
+      rows: [count],
+    } = await sql<{ n: number }>`
+      select count(*) as n from (select rowid from tickets_fts where tickets_fts match ${match}
+      limit ${sql.lit(TICKET_COUNT_CAP + 1)})`.execute(db);
+    const n = Number(count?.n ?? 0);
+    return {
+      ids: rows.map((r) => r.id),
+      total: Math.min(n, TICKET_COUNT_CAP),
+      isLowerBound: n > TICKET_COUNT_CAP,
+    };
+  }
+
+  /**
+   * A search as conditions on the tickets row: PostgreSQL combines its GIN index with
+   * the b-tree indexes of the scope in one bitmap; an exact `#id` needs no text index.
+   */
+  async function rowSearch(filter: TicketFilter, search: TicketSearch, limit: number, offset: number): Promise<Slice> {
+    const query = fromTickets(db)
+      .where(scopeAndStage(filter))
+      .where((eb) => {
+        if (search.kind === 'id') return eb('t.id', '=', search.id);
+        if (search.kind !== 'words') return eb.lit(true);
+        const text = sql<SqlBool>`t.search_doc @@ to_tsquery('simple', ${tsqueryWords(search.words)})`;
+        return search.id === null ? text : eb.or([text, eb('t.id', '=', search.id)]);
+      });
+    const rows = await query.select('t.id').orderBy('t.id', 'desc').limit(limit).offset(offset).execute();
+    return { ids: rows.map((r) => r.id), ...(await countUpToCap(query)) };
+  }
+
+  async function searchedSlice(filter: TicketFilter, search: TicketSearch, limit: number, offset: number) {
+    if (search.kind === 'words' && search.words.length === 0) return { ids: [], total: 0, isLowerBound: false };
+    if (search.kind === 'words' && database.dialect === 'sqlite') {
+      return sqliteSearch(filter, search.words, search.id, limit, offset);
+    }
+    return rowSearch(filter, search, limit, offset);
+  }
 
   /**
    * The names shown beside each ticket, read by scalar subqueries: PostgreSQL
@@ -127,53 +258,28 @@ export function createTicketsRepository(database: Database) {
 
   return {
     /**
-     * One page, newest first, paginated in the database, in two steps: the
-     * page's ids and the total, then the details of those ids only.
-     * - With a search, the matches are read once (a materialized CTE gives both
-     *   the total and the page), so the costly text match is not done twice.
-     * - Without one, the count reads only the indexes and the newest ids come
-     *   straight from the primary key.
+     * One page, newest first, in two steps: the page's ids (and its total), then
+     * the details of those ids only. Without a search the total comes from the
+     * counters; with one it is counted up to TICKET_COUNT_CAP and then flagged
+     * as a lower bound (ARCHITECTURE.md, "Tickets at scale").
      */
     async list(filter: TicketFilter, { page, per_page }: Pick<TTicketListQuery, 'page' | 'per_page'>) {
       const offset = (page - 1) * per_page;
-      const countAll = () => countRows(filtered(filter));
-      let count: number;
-      let ids: number[];
-      if (filter.search !== '') {
-        const slice = await db
-          .with(
-            (cte) => cte('matches').materialized(),
-            () => filtered(filter).select('t.id'),
-          )
-          .selectFrom('matches as m')
-          .select((eb) => [
-            'm.id',
-            eb
-              .selectFrom('matches')
-              .select((e) => e.fn.countAll<number | string>().as('n'))
-              .as('full_count'),
-          ])
-          .orderBy('m.id', 'desc')
-          .limit(per_page)
-          .offset(offset)
-          .execute();
-        ids = slice.map((r) => r.id);
-        // Past the last page the slice is empty and carries no total.
-        count = slice.length > 0 ? Number(slice[0]!.full_count) : page === 1 ? 0 : await countAll();
-      } else {
-        count = await countAll();
-        ids =
-          offset >= count
-            ? []
-            : (
-                await filtered(filter).select('t.id').orderBy('t.id', 'desc').limit(per_page).offset(offset).execute()
-              ).map((r) => r.id);
-      }
+      const search = parseTicketSearch(filter.search);
+      const slice: Slice =
+        search.kind === 'none'
+          ? {
+              ids: await unsearchedIds(filter, per_page, offset),
+              total: await countedTotal(filter),
+              isLowerBound: false,
+            }
+          : await searchedSlice(filter, search, per_page, offset);
       const rows =
-        ids.length === 0
+        slice.ids.length === 0
           ? []
-          : await withDetails(fromTickets(db)).where('t.id', 'in', ids).orderBy('t.id', 'desc').execute();
-      return { data: rows.map(toTicket), meta: pageMeta(count, { page, per_page }) };
+          : await withDetails(fromTickets(db)).where('t.id', 'in', slice.ids).orderBy('t.id', 'desc').execute();
+      const meta = pageMeta(slice.total, { page, per_page });
+      return { data: rows.map(toTicket), meta: slice.isLowerBound ? { ...meta, total_is_lower_bound: true } : meta };
     },
 
     async findById(id: number, trx: Kysely<DB> = db): Promise<TTicket | undefined> {
@@ -194,7 +300,14 @@ export function createTicketsRepository(database: Database) {
       const now = nowIso();
       const row = await db
         .insertInto('tickets')
-        .values({ ...values, created_by: createdBy, user_assigned_id: null, created_at: now, updated_at: now })
+        .values({
+          ...values,
+          stage: stageOfStatus(values.status_id),
+          created_by: createdBy,
+          user_assigned_id: null,
+          created_at: now,
+          updated_at: now,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;
@@ -203,7 +316,7 @@ export function createTicketsRepository(database: Database) {
     async update(id: number, values: TicketValues, trx: Kysely<DB> = db): Promise<void> {
       await trx
         .updateTable('tickets')
-        .set({ ...values, updated_at: nowIso() })
+        .set({ ...values, stage: stageOfStatus(values.status_id), updated_at: nowIso() })
         .where('id', '=', id)
         .execute();
     },
@@ -247,10 +360,9 @@ export function createTicketsRepository(database: Database) {
 
     /** The caller's newest tickets, for the profile card. */
     async lastOf(userId: number, limit: number) {
-      const rows = await withDetails(filtered({ scope: { kind: 'mine', userId }, search: '' }))
-        .orderBy('t.id', 'desc')
-        .limit(limit)
-        .execute();
+      const ids = await unsearchedIds({ scope: { kind: 'mine', userId }, search: '' }, limit, 0);
+      if (ids.length === 0) return [];
+      const rows = await withDetails(fromTickets(db)).where('t.id', 'in', ids).orderBy('t.id', 'desc').execute();
       return rows.map((r) => ({
         id: r.id,
         name: r.name,

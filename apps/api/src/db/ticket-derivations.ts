@@ -1,0 +1,251 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Dialect } from './database.ts';
+
+/**
+ * What the database derives from each ticket row, in the transaction that writes it,
+ * by triggers (so every write path, the seed and bulk loads included, keeps it true):
+ *
+ * - the full-text index of name and description: on SQLite the FTS5 table `tickets_fts`
+ *   (`body`, plus `attrs`: one token per filterable value, so a search combined with the
+ *   list's scope and stage is answered by the index alone); on PostgreSQL the column
+ *   `tickets.search_doc` (tsvector, GIN), where bitmap scans combine it with the b-tree indexes;
+ * - `ticket_counts`: how many tickets per stage in each counted set, so list totals and the
+ *   workload read a few rows instead of counting tickets. Rows are spread over
+ *   `COUNT_SHARDS` shards (by ticket id) so concurrent writers rarely wait on one row;
+ *   readers add the shards up.
+ */
+export const COUNT_SHARDS = 8;
+
+/** The counted sets of `ticket_counts.kind`; `user_id` is 0 where no user applies. */
+export const COUNT_KIND = {
+  /** Every ticket. */
+  all: 0,
+  /** Tickets the user created. */
+  created: 1,
+  /** Tickets assigned to the user; user 0 counts the unassigned ones. */
+  assigned: 2,
+  /** Tickets the user created and is assigned to (so Mis Tickets counts them once). */
+  self: 3,
+} as const;
+
+/** The attribute tokens of the SQLite index, e.g. `c12` created by user 12. */
+export const ATTR = {
+  id: 'i',
+  createdBy: 'c',
+  assignee: 'a',
+  stage: 's',
+  status: 'x',
+  priority: 'p',
+  project: 'j',
+  area: 'r',
+  category: 'k',
+  difficulty: 'd',
+} as const;
+
+/** The SQLite expression of a ticket's attribute tokens, for row alias `t` (`new`, `tickets`). */
+const attrsOf = (t: string) =>
+  [
+    `'${ATTR.id}' || ${t}.id`,
+    `'${ATTR.createdBy}' || ${t}.created_by`,
+    `'${ATTR.assignee}' || coalesce(${t}.user_assigned_id, 0)`,
+    `'${ATTR.stage}' || ${t}.stage`,
+    `'${ATTR.status}' || ${t}.status_id`,
+    `'${ATTR.priority}' || ${t}.priority_type_id`,
+    `'${ATTR.project}' || ${t}.project_id`,
+    `'${ATTR.area}' || ${t}.area_id`,
+    `'${ATTR.category}' || ${t}.category_id`,
+    `'${ATTR.difficulty}' || ${t}.difficulty_id`,
+  ].join(` || ' ' || `);
+
+const sqliteFtsColumns = [
+  'name',
+  'description',
+  'stage',
+  'status_id',
+  'priority_type_id',
+  'project_id',
+  'area_id',
+  'category_id',
+  'difficulty_id',
+  'created_by',
+  'user_assigned_id',
+];
+
+/** One counter change per counted set the row belongs to (SQLite trigger statements), when `when` holds. */
+function sqliteCountChanges(row: 'new' | 'old', delta: 1 | -1, when = '1 = 1'): string {
+  const shard = `${row}.id % ${COUNT_SHARDS}`;
+  const upsert = (kind: number, user: string, also = '1 = 1') =>
+    `insert into ticket_counts (kind, user_id, stage, shard, n)
+       select ${kind}, ${user}, ${row}.stage, ${shard}, ${delta} where (${when}) and ${also}
+       on conflict (kind, user_id, stage, shard) do update set n = n + excluded.n;`;
+  return [
+    upsert(COUNT_KIND.all, '0'),
+    upsert(COUNT_KIND.created, `${row}.created_by`),
+    upsert(COUNT_KIND.assigned, `coalesce(${row}.user_assigned_id, 0)`),
+    upsert(COUNT_KIND.self, `${row}.created_by`, `${row}.created_by = ${row}.user_assigned_id`),
+  ].join('\n');
+}
+
+const ticketTriggers = ['tickets_derive_insert', 'tickets_derive_update', 'tickets_derive_delete'];
+
+/** The PostgreSQL text a document or a query is matched on: lower case, no accents, words only. */
+const pgFunctions = sql`
+create or replace function portal_search_text(t text) returns text language sql immutable parallel safe as $$
+  select regexp_replace(lower(public.unaccent('public.unaccent', t)), '[^[:alnum:]]+', ' ', 'g')
+$$;
+
+create or replace function portal_ticket_search_doc() returns trigger language plpgsql as $$
+begin
+  new.search_doc := to_tsvector('simple', portal_search_text(new.name || ' ' || new.description));
+  return new;
+end $$;
+
+create or replace function portal_ticket_counts() returns trigger language plpgsql as $$
+declare
+  kinds smallint[] := '{}';
+  users int[] := '{}';
+  stages text[] := '{}';
+  shards smallint[] := '{}';
+  deltas int[] := '{}';
+begin
+  if tg_op <> 'INSERT' then
+    kinds := kinds || array[0, 1, 2, 3]::smallint[];
+    users := users || array[0, old.created_by, coalesce(old.user_assigned_id, 0), old.created_by];
+    stages := stages || array[old.stage, old.stage, old.stage, old.stage]::text[];
+    shards := shards || array_fill((old.id % ${sql.lit(COUNT_SHARDS)})::smallint, array[4]);
+    deltas := deltas || array[-1, -1, -1, case when old.created_by = old.user_assigned_id then -1 else 0 end];
+  end if;
+  if tg_op <> 'DELETE' then
+    kinds := kinds || array[0, 1, 2, 3]::smallint[];
+    users := users || array[0, new.created_by, coalesce(new.user_assigned_id, 0), new.created_by];
+    stages := stages || array[new.stage, new.stage, new.stage, new.stage]::text[];
+    shards := shards || array_fill((new.id % ${sql.lit(COUNT_SHARDS)})::smallint, array[4]);
+    deltas := deltas || array[1, 1, 1, case when new.created_by = new.user_assigned_id then 1 else 0 end];
+  end if;
+  -- In key order, so two transactions moving tickets between the same users cannot deadlock.
+  insert into ticket_counts as c (kind, user_id, stage, shard, n)
+  select x.kind, x.user_id, x.stage, x.shard, sum(x.delta)::int
+  from unnest(kinds, users, stages, shards, deltas) as x(kind, user_id, stage, shard, delta)
+  group by x.kind, x.user_id, x.stage, x.shard
+  having sum(x.delta) <> 0
+  order by x.kind, x.user_id, x.stage, x.shard
+  on conflict (kind, user_id, stage, shard) do update set n = c.n + excluded.n;
+  return null;
+end $$;
+`;
+
+/** Creates (or re-creates) the triggers, functions and index tables of the derivations. */
+export async function createTicketDerivations(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  if (dialect === 'postgres') {
+    await sql`create extension if not exists unaccent`.execute(db);
+    await pgFunctions.execute(db);
+    await sql`drop trigger if exists tickets_search_doc on tickets`.execute(db);
+    await sql`drop trigger if exists tickets_counts on tickets`.execute(db);
+    await sql`create trigger tickets_search_doc before insert or update of name, description on tickets
+      for each row execute function portal_ticket_search_doc()`.execute(db);
+    await sql`create trigger tickets_counts after insert or delete or update of stage, created_by, user_assigned_id
+      on tickets for each row execute function portal_ticket_counts()`.execute(db);
+    return;
+  }
+  await sql`create virtual table if not exists tickets_fts using fts5(
+      body, attrs, content = '', contentless_delete = 1, detail = column,
+      tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
+  await dropSqliteTriggers(db);
+  const ftsRow = (row: 'new') => `${row}.id, ${row}.name || ' ' || ${row}.description, ${attrsOf(row)}`;
+  const countsChanged = ['stage', 'created_by', 'user_assigned_id']
+    .map((c) => `old.${c} is not new.${c}`)
+    .join(' or ');
+  await sql
+    .raw(
+      `create trigger tickets_derive_insert after insert on tickets begin
+        insert into tickets_fts (rowid, body, attrs) values (${ftsRow('new')});
+        ${sqliteCountChanges('new', 1)}
+      end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger tickets_derive_update after update of ${sqliteFtsColumns.join(', ')} on tickets begin
+        insert or replace into tickets_fts (rowid, body, attrs) values (${ftsRow('new')});
+        ${sqliteCountChanges('old', -1, countsChanged)}
+        ${sqliteCountChanges('new', 1, countsChanged)}
+      end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger tickets_derive_delete after delete on tickets begin
+        delete from tickets_fts where rowid = old.id;
+        ${sqliteCountChanges('old', -1)}
+      end`,
+    )
+    .execute(db);
+}
+
+async function dropSqliteTriggers(db: Kysely<unknown>): Promise<void> {
+  for (const name of ticketTriggers) await sql.raw(`drop trigger if exists ${name}`).execute(db);
+}
+
+/** Recomputes the counters from the tickets, in one statement per counted set. */
+export async function rebuildTicketCounts(db: Kysely<unknown>): Promise<void> {
+  await sql`delete from ticket_counts`.execute(db);
+  const shard = sql.raw(`id % ${COUNT_SHARDS}`);
+  const insert = (kind: number, user: RawBuilder<unknown>, where: RawBuilder<unknown> = sql`1 = 1`) =>
+    sql`insert into ticket_counts (kind, user_id, stage, shard, n)
+        select ${sql.lit(kind)}, x.user_id, x.stage, x.shard, count(*)
+        from (select ${user} as user_id, stage, ${shard} as shard from tickets where ${where}) x
+        group by x.user_id, x.stage, x.shard`.execute(db);
+  await insert(COUNT_KIND.all, sql`0`);
+  await insert(COUNT_KIND.created, sql`created_by`);
+  await insert(COUNT_KIND.assigned, sql`coalesce(user_assigned_id, 0)`);
+  await insert(COUNT_KIND.self, sql`created_by`, sql`created_by = user_assigned_id`);
+}
+
+/** Recomputes the full-text index from the tickets. */
+export async function rebuildTicketSearch(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  if (dialect === 'postgres') {
+    await sql`update tickets set search_doc = to_tsvector('simple', portal_search_text(name || ' ' || description))`.execute(
+      db,
+    );
+    return;
+  }
+  await sql`insert into tickets_fts (tickets_fts) values ('delete-all')`.execute(db);
+  await sql
+    .raw(
+      `insert into tickets_fts (rowid, body, attrs) select id, name || ' ' || description, ${attrsOf('tickets')} from tickets`,
+    )
+    .execute(db);
+}
+
+export async function rebuildTicketDerivations(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  await rebuildTicketSearch(db, dialect);
+  await rebuildTicketCounts(db);
+}
+
+/**
+ * Runs a bulk load of tickets without the per-row triggers, then rebuilds what they
+ * would have derived. On PostgreSQL the search document is still computed per row.
+ */
+export async function withTicketDerivationsSuspended(
+  db: Kysely<unknown>,
+  dialect: Dialect,
+  load: () => Promise<void>,
+): Promise<void> {
+  if (dialect === 'postgres') {
+    await sql`alter table tickets disable trigger tickets_counts`.execute(db);
+    try {
+      await load();
+    } finally {
+      await sql`alter table tickets enable trigger tickets_counts`.execute(db);
+    }
+    await rebuildTicketCounts(db);
+    return;
+  }
+  await dropSqliteTriggers(db);
+  try {
+    await load();
+  } finally {
+    await rebuildTicketDerivations(db, dialect);
+    await createTicketDerivations(db, dialect);
+  }
+}
