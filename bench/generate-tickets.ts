@@ -1,11 +1,15 @@
-import type { Insertable } from 'kysely';
+import SQLite from 'better-sqlite3';
+import { sql, type Insertable } from 'kysely';
 import type { Database } from '../apps/api/src/db/database.ts';
-import type { TicketsTable, UsersTable } from '../apps/api/src/db/schema.ts';
+import type { UsersTable } from '../apps/api/src/db/schema.ts';
 import { places, ticketTemplates } from '../apps/api/src/db/seed-tickets.ts';
+import { withTicketDerivationsSuspended } from '../apps/api/src/db/ticket-derivations.ts';
 
-const BATCH = 500;
-const EXTRA_AGENTS = 200;
+/** The demo's six users plus these make about 50. */
+const EXTRA_AGENTS = 44;
 const YEARS = 3;
+const SQLITE_BATCH = 10_000;
+const PG_BATCH = 20_000;
 
 /** Deterministic, so two runs measure the same data. */
 function random(seed: number) {
@@ -16,13 +20,33 @@ function random(seed: number) {
   };
 }
 
+const columns = [
+  'name',
+  'description',
+  'area_id',
+  'project_id',
+  'category_id',
+  'priority_type_id',
+  'difficulty_id',
+  'status_id',
+  'stage',
+  'created_by',
+  'user_assigned_id',
+  'created_at',
+  'updated_at',
+] as const;
+type Row = [string, string, number, number, number, number, number, number, string, number, number | null, string, string];
+
 /**
  * Adds `count` tickets to a demo-seeded database, as a three-year-old
- * organisation of about 200 agents would hold them: most closed, each agent
- * with about 0.5 % of the tickets, the administrator and the supervisor
- * creating a larger share, one in ten unassigned. Ids grow with the date.
+ * organisation of about 50 people would hold them: most closed, the
+ * administrator and the supervisor creating a larger share, one in ten
+ * unassigned. Ids grow with the date. The rows go in by bulk statements with
+ * the per-row triggers suspended, and the search index and counters are
+ * rebuilt once at the end (db/ticket-derivations.ts). On SQLite, pass the
+ * database file: the rows are written through a connection of their own.
  */
-export async function generateTickets(database: Database, count: number): Promise<void> {
+export async function generateTickets(database: Database, count: number, sqliteFile?: string): Promise<void> {
   const { db } = database;
   const next = random(42);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
@@ -45,12 +69,7 @@ export async function generateTickets(database: Database, count: number): Promis
     created_at: now,
     updated_at: now,
   }));
-  for (let i = 0; i < extraUsers.length; i += BATCH) {
-    await db
-      .insertInto('users')
-      .values(extraUsers.slice(i, i + BATCH))
-      .execute();
-  }
+  await db.insertInto('users').values(extraUsers).execute();
 
   const users = await db.selectFrom('users').select(['id', 'username']).orderBy('id').execute();
   const idOf = (username: string) => users.find((u) => u.username === username)!.id;
@@ -65,14 +84,13 @@ export async function generateTickets(database: Database, count: number): Promis
     catalog('difficulties'),
   ]);
   const statuses = await db.selectFrom('ticket_statuses').select(['id', 'stage']).execute();
-  const byStage = (stage: string) => statuses.filter((s) => s.stage === stage).map((s) => s.id);
+  const byStage = (stage: string) => statuses.filter((s) => s.stage === stage);
   const [open, started, closed] = [byStage('open'), byStage('started'), byStage('closed')];
 
   const start = Date.now() - YEARS * 365 * 24 * 60 * 60 * 1000;
   const step = (Date.now() - start) / count;
 
-  await db.transaction().execute(async (trx) => {
-    let batch: Insertable<TicketsTable>[] = [];
+  function* rows(): Generator<Row> {
     for (let i = 0; i < count; i++) {
       const [name, description] = pick(ticketTemplates);
       const place = pick(places);
@@ -85,24 +103,64 @@ export async function generateTickets(database: Database, count: number): Promis
       const status =
         assignee === null ? pick(open) : s < 0.15 + age * 0.7 ? pick(closed) : s < 0.9 ? pick(started) : pick(open);
       const createdAt = new Date(start + i * step).toISOString();
-      batch.push({
-        name: `${name} ${place}`,
-        description: `${description} en ${place} folio ${10_000 + Math.floor(next() * 90_000)}`,
-        area_id: pick(areas),
-        project_id: pick(projects),
-        category_id: pick(categories),
-        priority_type_id: pick(priorities),
-        difficulty_id: pick(difficulties),
-        status_id: status,
-        created_by: creator,
-        user_assigned_id: assignee,
-        created_at: createdAt,
-        updated_at: createdAt,
-      });
-      if (batch.length === BATCH || i === count - 1) {
-        await trx.insertInto('tickets').values(batch).execute();
-        batch = [];
-      }
+      yield [
+        `${name} ${place}`,
+        `${description} en ${place} folio ${10_000 + Math.floor(next() * 90_000)}`,
+        pick(areas),
+        pick(projects),
+        pick(categories),
+        pick(priorities),
+        pick(difficulties),
+        status.id,
+        status.stage,
+        creator,
+        assignee,
+        createdAt,
+        createdAt,
+      ];
     }
+  }
+
+  await withTicketDerivationsSuspended(db, database.dialect, async () => {
+    if (database.dialect === 'sqlite') {
+      if (!sqliteFile) throw new Error('generateTickets on SQLite needs the database file');
+      const connection = new SQLite(sqliteFile);
+      try {
+        connection.pragma('busy_timeout = 5000');
+        const insert = connection.prepare(
+          `insert into tickets (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
+        );
+        const insertAll = connection.transaction((batch: Row[]) => {
+          for (const row of batch) insert.run(row);
+        });
+        let batch: Row[] = [];
+        for (const row of rows()) {
+          batch.push(row);
+          if (batch.length === SQLITE_BATCH) {
+            insertAll(batch);
+            batch = [];
+          }
+        }
+        if (batch.length > 0) insertAll(batch);
+      } finally {
+        connection.close();
+      }
+      return;
+    }
+    const types = ['text', 'text', 'int', 'int', 'int', 'int', 'int', 'int', 'text', 'int', 'int', 'timestamptz', 'timestamptz'];
+    let batch: Row[] = [];
+    const flush = async () => {
+      const arrays = columns.map((_, c) => batch.map((row) => row[c]));
+      await sql`insert into tickets (${sql.join(columns.map((c) => sql.ref(c)))})
+        select * from unnest(${sql.join(arrays.map((values, c) => sql`${values}::${sql.raw(types[c]!)}[]`))})`.execute(
+        db,
+      );
+      batch = [];
+    };
+    for (const row of rows()) {
+      batch.push(row);
+      if (batch.length === PG_BATCH) await flush();
+    }
+    if (batch.length > 0) await flush();
   });
 }

@@ -1,27 +1,29 @@
 /**
- * Response time of Mis Tickets (`POST /api/tickets` with a search) on the demo
- * data and after generating 100,000 tickets, on SQLite and PostgreSQL.
+ * The portal at scale: generates tickets (default 1,000,000, about 50 users) on
+ * SQLite and on PostgreSQL, starts the built server on that database and measures
+ * every list, search, the workload, a catalogue, the notifications, ticket
+ * creation and the health check: latency one request at a time (what a person
+ * waits for) and throughput with 10 connections, beside a bare Fastify route
+ * measured in the same run (the machine is shared: read the ratios).
  *
- *   npm run bench                                   # both dialects, 100,000 tickets
- *   npm run bench -- --dialect sqlite --tickets 20000 --requests 300
+ *   npm run bench                                          # both dialects, 1,000,000 tickets
+ *   npm run bench -- --dialect sqlite --tickets 100000 --requests 100 --seconds 3
  *
  * Each dialect gets a fresh database (a temporary SQLite file; a PostgreSQL
  * database created on BENCH_PG_ADMIN_URL, default postgres://postgres@127.0.0.1:5432/postgres,
- * and dropped at the end). The portal listens on 127.0.0.1 only. Latency is
- * measured one request at a time (what a person waits for), then autocannon
- * measures throughput with 10 concurrent connections.
+ * and dropped at the end). Everything listens on 127.0.0.1 only.
  */
 import autocannon from 'autocannon';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { sql } from 'kysely';
-import { buildApp } from '../apps/api/src/app.ts';
-import { loadConfig } from '../apps/api/src/config.ts';
-import { createDatabase, type Database } from '../apps/api/src/db/database.ts';
+import pg from 'pg';
+import { createDatabase } from '../apps/api/src/db/database.ts';
 import { migrateToLatest } from '../apps/api/src/db/migrator.ts';
 import { seedIfEmpty } from '../apps/api/src/db/seed.ts';
 import { generateTickets } from './generate-tickets.ts';
@@ -29,8 +31,8 @@ import { generateTickets } from './generate-tickets.ts';
 const { values: args } = parseArgs({
   options: {
     dialect: { type: 'string', default: 'both' },
-    tickets: { type: 'string', default: '100000' },
-    requests: { type: 'string', default: '400' },
+    tickets: { type: 'string', default: '1000000' },
+    requests: { type: 'string', default: '200' },
     seconds: { type: 'string', default: '5' },
   },
 });
@@ -40,31 +42,66 @@ const requestCount = Number(args.requests);
 const cannonSeconds = Number(args.seconds);
 const pgAdminUrl =
   process.env.BENCH_PG_ADMIN_URL ?? process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const root = path.resolve(import.meta.dirname, '..');
 
-/** Words that occur in ticket names or descriptions, from common to rare. */
-const searchTerms = ['andén', 'montacargas', 'ruta', 'cliente', 'refrigeración', 'folio 12', 'guías', 'báscula'];
-
-interface Stats {
-  p50: number;
-  p95: number;
-  p99: number;
-  mean: number;
+interface Endpoint {
+  label: string;
+  user: 'admin' | 'agente';
+  method: 'GET' | 'POST';
+  url: string;
+  body?: Record<string, unknown>;
+  /** Skipped one at a time (writes are measured only under load). */
+  loadOnly?: boolean;
 }
+
+const list = (page: number, search = '', per_page = 10) => ({ page, per_page, search });
+const endpoints: Endpoint[] = [
+  { label: 'Tickets Generales page 1', user: 'admin', method: 'POST', url: '/api/general-tickets', body: list(1) },
+  { label: 'Tickets Generales page 2,000', user: 'admin', method: 'POST', url: '/api/general-tickets', body: list(2000) },
+  { label: 'Mis Tickets (agente)', user: 'agente', method: 'POST', url: '/api/tickets', body: list(1) },
+  { label: 'Historial: Tickets Actuales', user: 'admin', method: 'POST', url: '/api/tickets/current', body: list(1) },
+  { label: 'Historial: Tickets Antiguos', user: 'admin', method: 'POST', url: '/api/tickets/old', body: list(1) },
+  { label: 'search, common word (ruta)', user: 'admin', method: 'POST', url: '/api/general-tickets', body: list(1, 'ruta') },
+  { label: 'search, rare (54321)', user: 'admin', method: 'POST', url: '/api/general-tickets', body: list(1, '54321') },
+  { label: 'search, no match (zafiro)', user: 'admin', method: 'POST', url: '/api/general-tickets', body: list(1, 'zafiro') },
+  { label: 'search, two words (refrigeracion monterrey)', user: 'admin', method: 'POST', url: '/api/general-tickets', body: list(1, 'refrigeracion monterrey') },
+  { label: 'search in Mis Tickets (agente, ruta)', user: 'agente', method: 'POST', url: '/api/tickets', body: list(1, 'ruta') },
+  { label: 'workload (count-per-user)', user: 'admin', method: 'POST', url: '/api/tickets/count-per-user', body: list(1, '', 50) },
+  { label: 'Áreas list', user: 'admin', method: 'POST', url: '/api/areas', body: list(1) },
+  { label: 'GET /notifications/active-records', user: 'agente', method: 'GET', url: '/api/notifications/active-records' },
+  { label: '/api/healthz', user: 'admin', method: 'GET', url: '/api/healthz' },
+  {
+    label: 'ticket creation',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/tickets/create',
+    loadOnly: true,
+    body: {
+      name: 'Falla en montacargas del anden 3',
+      description: 'El montacargas no levanta tarimas de mas de 500 kg',
+      area_id: 1,
+      project_id: 1,
+      category_id: 1,
+      priority_type_id: 1,
+      difficulty_id: 1,
+      status_id: 1,
+    },
+  },
+];
 
 const percentile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+const ms = (n: number) => n.toFixed(2);
 
-function stats(samples: number[]): Stats {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return {
-    p50: percentile(sorted, 0.5),
-    p95: percentile(sorted, 0.95),
-    p99: percentile(sorted, 0.99),
-    mean: samples.reduce((a, b) => a + b, 0) / samples.length,
-  };
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
 }
-
-const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 
 async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: pgAdminUrl });
@@ -76,86 +113,130 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-async function login(base: string, username: string, password: string): Promise<string> {
-  const res = await fetch(`${base}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  if (!res.ok) throw new Error(`login ${username}: ${res.status}`);
-  return ((await res.json()) as { data: { token: string } }).data.token;
-}
-
-/** Sequential requests, so each sample is the time one person waits. */
-async function measure(base: string, token: string, url: string, withSearch: boolean) {
-  const totals: number[] = [];
-  const samples: number[] = [];
-  const send = async (i: number) => {
-    const body = JSON.stringify({
-      page: 1,
-      per_page: 10,
-      search: withSearch ? searchTerms[i % searchTerms.length] : '',
-    });
-    const started = performance.now();
-    const res = await fetch(`${base}${url}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body,
-    });
-    const json = (await res.json()) as { meta?: { total: number } };
-    const elapsed = performance.now() - started;
-    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(json)}`);
-    return { elapsed, total: json.meta?.total ?? 0 };
-  };
-  for (let i = 0; i < 40; i++) await send(i); // warm-up: JIT, statement caches, connection pool
-  for (let i = 0; i < requestCount; i++) {
-    const { elapsed, total } = await send(i);
-    samples.push(elapsed);
-    totals.push(total);
+async function waitFor(url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  return { ...stats(samples), matches: Math.round(totals.reduce((a, b) => a + b, 0) / totals.length) };
+  throw new Error(`${url} did not answer in ${timeoutMs} ms`);
 }
 
-async function cannon(base: string, token: string) {
+const rssMb = (pid: number) => {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
+  return Math.round(Number(line?.split(/\s+/)[1] ?? 0) / 1024);
+};
+
+async function send(base: string, token: string | undefined, e: Pick<Endpoint, 'method' | 'url' | 'body'>) {
+  const res = await fetch(`${base}${e.url}`, {
+    method: e.method,
+    headers: {
+      ...(e.body ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: e.body ? JSON.stringify(e.body) : undefined,
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${e.method} ${e.url}: ${res.status} ${text.slice(0, 300)}`);
+  return text;
+}
+
+/** Sequential requests: each sample is the time one person waits. */
+async function sequential(base: string, token: string | undefined, e: Pick<Endpoint, 'method' | 'url' | 'body'>) {
+  for (let i = 0; i < 20; i++) await send(base, token, e); // warm-up: JIT, caches, pool
+  const samples: number[] = [];
+  for (let i = 0; i < requestCount; i++) {
+    const started = performance.now();
+    await send(base, token, e);
+    samples.push(performance.now() - started);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95), p99: percentile(samples, 0.99) };
+}
+
+async function cannon(base: string, token: string | undefined, e: Pick<Endpoint, 'method' | 'url' | 'body'>) {
   const result = await autocannon({
-    url: `${base}/api/tickets`,
-    method: 'POST',
+    url: `${base}${e.url}`,
+    method: e.method,
     connections: 10,
     duration: cannonSeconds,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ page: 1, per_page: 10, search: 'ruta' }),
+    headers: {
+      ...(e.body ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: e.body ? JSON.stringify(e.body) : undefined,
   });
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
-  };
+  return { rps: result.requests.average, errors: result.errors + result.non2xx + result.timeouts };
 }
 
-async function analyze(database: Database) {
-  // What PostgreSQL's autovacuum does after a bulk load (statistics, visibility map).
-  // SQLite runs as it would after a restart: no ANALYZE statistics.
-  if (database.dialect === 'postgres') await sql`vacuum analyze`.execute(database.db);
+/** `/api/healthz` one at a time while another process searches on 10 connections. */
+async function healthUnderSearchLoad(base: string, token: string) {
+  const search = endpoints.find((e) => e.label.startsWith('search, common'))!;
+  const load = spawn(
+    process.execPath,
+    [
+      path.join(root, 'node_modules/autocannon/autocannon.js'),
+      '-c',
+      '10',
+      '-d',
+      String(cannonSeconds + 1),
+      '-m',
+      'POST',
+      '-H',
+      'content-type=application/json',
+      '-H',
+      `authorization=Bearer ${token}`,
+      '-b',
+      JSON.stringify(search.body),
+      `${base}${search.url}`,
+    ],
+    { stdio: ['ignore', 'ignore', 'ignore'] },
+  );
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const samples: number[] = [];
+  const until = Date.now() + cannonSeconds * 1000;
+  while (Date.now() < until) {
+    const started = performance.now();
+    await send(base, undefined, { method: 'GET', url: '/api/healthz' });
+    samples.push(performance.now() - started);
+  }
+  await new Promise((resolve) => load.once('exit', resolve));
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), samples: samples.length };
 }
 
-async function ticketsOf(database: Database, username: string) {
-  const user = await database.db
-    .selectFrom('users')
-    .select('id')
-    .where('username', '=', username)
-    .executeTakeFirstOrThrow();
-  const row = await database.db
-    .selectFrom('tickets')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where((eb) => eb.or([eb('created_by', '=', user.id), eb('user_assigned_id', '=', user.id)]))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+async function login(base: string, username: string, password: string): Promise<string> {
+  const text = await send(base, undefined, { method: 'POST', url: '/api/login', body: { username, password } });
+  return (JSON.parse(text) as { data: { token: string } }).data.token;
 }
 
 type Row = Record<string, string | number>;
 
-async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<Row[]> {
+async function prepare(dialect: 'sqlite' | 'postgres', dataDir: string, databaseUrl: string | undefined) {
+  const sqliteFile = path.join(dataDir, 'portal.sqlite');
+  const database = createDatabase({ databaseUrl, sqliteFile });
+  try {
+    await migrateToLatest(database);
+    await seedIfEmpty(database, { demo: true, adminPassword: undefined });
+    const started = performance.now();
+    await generateTickets(database, ticketCount, sqliteFile);
+    const seconds = (performance.now() - started) / 1000;
+    // What autovacuum does after a bulk load on PostgreSQL (statistics, visibility map).
+    if (dialect === 'postgres') await sql`vacuum analyze`.execute(database.db);
+    return seconds;
+  } finally {
+    await database.destroy();
+  }
+}
+
+async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, number>): Promise<Row[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-'));
   let dbName: string | undefined;
   let databaseUrl: string | undefined;
@@ -166,94 +247,113 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<Row[]> {
     url.pathname = `/${dbName}`;
     databaseUrl = url.toString();
   }
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'silent',
-    HOST: '127.0.0.1',
-    WEB_DIST: path.join(dataDir, 'no-web'),
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-  });
-  const database = createDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
   const rows: Row[] = [];
+  let server: ChildProcess | undefined;
   try {
-    await migrateToLatest(database);
-    await seedIfEmpty(database, { demo: true, adminPassword: undefined });
-    const { app } = await buildApp({ config, database, logger: false });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const address = app.server.address();
-    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    try {
-      const agente = await login(base, 'agente', 'PortalDemo1');
-      const admin = await login(base, 'admin', 'PortalAdmin1');
+    console.log(`\n${dialect}: generating ${ticketCount.toLocaleString('en')} tickets…`);
+    const generated = await prepare(dialect, dataDir, databaseUrl);
+    console.log(`${dialect}: generated in ${generated.toFixed(1)} s`);
 
-      const record = async (size: string, label: string, token: string, url: string, search: boolean, who: string) => {
-        const m = await measure(base, token, url, search);
-        rows.push({
-          dialect,
-          tickets: size,
-          list: label,
-          user: `${who} (${await ticketsOf(database, who)} own)`,
-          p50: fmt(m.p50),
-          p95: fmt(m.p95),
-          p99: fmt(m.p99),
-          'avg matches': m.matches,
-        });
-        console.log(`  ${dialect} ${size} ${label} ${who}: p50 ${fmt(m.p50)} p95 ${fmt(m.p95)} p99 ${fmt(m.p99)}`);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const started = performance.now();
+    server = spawn(process.execPath, [path.join(root, 'apps/api/dist/server.js')], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        WEB_DIST: path.join(dataDir, 'no-web'),
+        JWT_SECRET: randomBytes(32).toString('hex'),
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '' }),
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    await waitFor(`${base}/api/healthz`, server);
+    const startMs = performance.now() - started;
+    console.log(`${dialect}: start to /api/healthz ${startMs.toFixed(0)} ms`);
+    rows.push({ dialect, endpoint: 'start to /api/healthz', 'p50 ms': '', 'p95 ms': ms(startMs), 'p99 ms': '' });
+
+    const tokens = { admin: await login(base, 'admin', 'PortalAdmin1'), agente: await login(base, 'agente', 'PortalDemo1') };
+    for (const e of endpoints) {
+      const token = e.url === '/api/healthz' ? undefined : tokens[e.user];
+      const seq = e.loadOnly ? undefined : await sequential(base, token, e);
+      const load = await cannon(base, token, e);
+      const row: Row = {
+        dialect,
+        endpoint: e.label,
+        'p50 ms': seq ? ms(seq.p50) : '',
+        'p95 ms': seq ? ms(seq.p95) : '',
+        'p99 ms': seq ? ms(seq.p99) : '',
+        'req/s (10 conn)': Math.round(load.rps),
+        '% of bare': `${((100 * load.rps) / bareRps.get(dialect)!).toFixed(1)}%`,
+        errors: load.errors,
       };
-
-      const demoSize = String(
-        await database.db
-          .selectFrom('tickets')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-          .then((r) => r.n),
-      );
-      console.log(`\n${dialect}: demo data (${demoSize} tickets)`);
-      await record(demoSize, 'Mis Tickets + search', agente, '/api/tickets', true, 'agente');
-      await record(demoSize, 'Mis Tickets', agente, '/api/tickets', false, 'agente');
-
-      console.log(`${dialect}: generating ${ticketCount.toLocaleString('en')} tickets…`);
-      const started = performance.now();
-      await generateTickets(database, ticketCount);
-      await analyze(database);
-      console.log(`${dialect}: generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-      const size = String(ticketCount + Number(demoSize));
-
-      await record(size, 'Mis Tickets + search', agente, '/api/tickets', true, 'agente');
-      await record(size, 'Mis Tickets', agente, '/api/tickets', false, 'agente');
-      await record(size, 'Mis Tickets + search', admin, '/api/tickets', true, 'admin');
-      await record(size, 'Tickets Generales + search', admin, '/api/general-tickets', true, 'admin');
-      await record(size, 'Tickets Generales', admin, '/api/general-tickets', false, 'admin');
-
-      const c = await cannon(base, agente);
-      console.log(
-        `  ${dialect} ${size} autocannon 10 connections ${cannonSeconds}s, Mis Tickets + search: ${c.rps.toFixed(0)} req/s, p50 ${c.p50} ms, p99 ${c.p99} ms, errors ${c.errors}`,
-      );
-    } finally {
-      await app.close();
+      rows.push(row);
+      console.log(`  ${JSON.stringify(row)}`);
     }
+    const health = await healthUnderSearchLoad(base, tokens.admin);
+    rows.push({
+      dialect,
+      endpoint: '/api/healthz while searching on 10 connections',
+      'p50 ms': ms(health.p50),
+      'p95 ms': '',
+      'p99 ms': ms(health.p99),
+    });
+    const rss = rssMb(server.pid!);
+    rows.push({ dialect, endpoint: 'server RSS after the benchmark', 'p50 ms': '', 'p95 ms': `${rss} MB`, 'p99 ms': '' });
+    console.log(`  health under search load p99 ${ms(health.p99)} ms (${health.samples} samples); RSS ${rss} MB`);
+    rows.push({ dialect, endpoint: `generate ${ticketCount.toLocaleString('en')} tickets`, 'p50 ms': '', 'p95 ms': `${generated.toFixed(1)} s`, 'p99 ms': '' });
   } finally {
-    await database.destroy();
+    server?.kill('SIGTERM');
+    if (server && server.exitCode === null) await new Promise((resolve) => server!.once('exit', resolve));
     rmSync(dataDir, { recursive: true, force: true });
     if (dbName) await withAdmin((c) => c.query(`drop database if exists ${dbName} with (force)`));
   }
   return rows;
 }
 
+/** The bare Fastify baseline, measured right before each dialect's figures. */
+async function bare(): Promise<{ rps: number; p95: number }> {
+  const child = spawn(process.execPath, [path.join(root, 'bench/bare-server.mjs')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d) => resolve(Number(String(d)))));
+    const base = `http://127.0.0.1:${port}`;
+    const seq = await sequential(base, undefined, { method: 'GET', url: '/' });
+    const load = await cannon(base, undefined, { method: 'GET', url: '/' });
+    return { rps: load.rps, p95: seq.p95 };
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+console.log('Building the server bundle…');
+const build = spawnSync('npm', ['run', 'build', '--workspace', 'apps/api'], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
 const all: Row[] = [];
-for (const dialect of dialects) all.push(...(await runDialect(dialect)));
-console.log('\nSequential latency, per_page 10, measured at the client over loopback:');
+const bareRps = new Map<string, number>();
+for (const dialect of dialects) {
+  const baseline = await bare();
+  bareRps.set(dialect, baseline.rps);
+  all.push({
+    dialect,
+    endpoint: 'bare Fastify route (baseline)',
+    'p50 ms': '',
+    'p95 ms': ms(baseline.p95),
+    'p99 ms': '',
+    'req/s (10 conn)': Math.round(baseline.rps),
+    '% of bare': '100%',
+  });
+  all.push(...(await runDialect(dialect, bareRps)));
+}
+console.log('\nLatency one request at a time (per_page 10 unless noted), throughput with 10 connections:');
 console.table(all);
-const resultsDir = path.resolve(import.meta.dirname, 'results');
+const resultsDir = path.join(root, 'bench/results');
 mkdirSync(resultsDir, { recursive: true });
-const file = path.join(resultsDir, `tickets-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-writeFileSync(
-  file,
-  JSON.stringify({ tickets: ticketCount, requests: requestCount, loadavg: loadavg(), rows: all }, null, 2),
-);
-console.log(
-  `Results written to ${path.relative(process.cwd(), file)} (load average ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')})`,
-);
+const file = path.join(resultsDir, `scale-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+writeFileSync(file, JSON.stringify({ tickets: ticketCount, requests: requestCount, loadavg: loadavg(), rows: all }, null, 2));
+console.log(`Results written to ${path.relative(process.cwd(), file)} (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);

@@ -88,6 +88,11 @@ function sqliteCountChanges(row: 'new' | 'old', delta: 1 | -1, when = '1 = 1'): 
 
 const ticketTriggers = ['tickets_derive_insert', 'tickets_derive_update', 'tickets_derive_delete'];
 
+/** A status moved to another stage moves its tickets (rare, so done in place; their triggers follow). */
+const statusStageTrigger = (body: string) =>
+  `create trigger ticket_statuses_stage after update of stage on ticket_statuses for each row
+   when (old.stage is distinct from new.stage) ${body}`;
+
 /** The PostgreSQL text a document or a query is matched on: lower case, no accents, words only. */
 const pgFunctions = sql`
 create or replace function portal_search_text(t text) returns text language sql immutable parallel safe as $$
@@ -98,6 +103,12 @@ create or replace function portal_ticket_search_doc() returns trigger language p
 begin
   new.search_doc := to_tsvector('simple', portal_search_text(new.name || ' ' || new.description));
   return new;
+end $$;
+
+create or replace function portal_status_stage() returns trigger language plpgsql as $$
+begin
+  update tickets set stage = new.stage where status_id = new.id;
+  return null;
 end $$;
 
 create or replace function portal_ticket_counts() returns trigger language plpgsql as $$
@@ -145,12 +156,18 @@ export async function createTicketDerivations(db: Kysely<unknown>, dialect: Dial
       for each row execute function portal_ticket_search_doc()`.execute(db);
     await sql`create trigger tickets_counts after insert or delete or update of stage, created_by, user_assigned_id
       on tickets for each row execute function portal_ticket_counts()`.execute(db);
+    await sql`drop trigger if exists ticket_statuses_stage on ticket_statuses`.execute(db);
+    await sql.raw(statusStageTrigger('execute function portal_status_stage()')).execute(db);
     return;
   }
   await sql`create virtual table if not exists tickets_fts using fts5(
       body, attrs, content = '', contentless_delete = 1, detail = column,
       tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
   await dropSqliteTriggers(db);
+  await sql`drop trigger if exists ticket_statuses_stage`.execute(db);
+  await sql
+    .raw(statusStageTrigger('begin update tickets set stage = new.stage where status_id = new.id; end'))
+    .execute(db);
   const ftsRow = (row: 'new') => `${row}.id, ${row}.name || ' ' || ${row}.description, ${attrsOf(row)}`;
   const countsChanged = ['stage', 'created_by', 'user_assigned_id']
     .map((c) => `old.${c} is not new.${c}`)

@@ -2,6 +2,7 @@ import { RECORD_STATUS, type TicketStage, type TUserTicket, type TWorkloadItem }
 import { sql } from 'kysely';
 import { likePattern, type Database } from '../../db/database.ts';
 import { countRows, flatPage, pageMeta, paginate, type Paging } from '../../db/paging.ts';
+import { COUNT_KIND } from '../../db/ticket-derivations.ts';
 import { activeUsers, selectUserSummary, toUserSummary } from '../users/user-summaries.ts';
 
 export function createWorkloadRepository(database: Database) {
@@ -18,7 +19,7 @@ export function createWorkloadRepository(database: Database) {
   };
 
   return {
-    /** Active users by name with the counts of the tickets assigned to them, by stage (DESIGN.md). */
+    /** Active users by name with the counts of the tickets assigned to them, by stage (DESIGN.md), from the counters. */
     async countPerUser({ search, ...paging }: Paging & { search: string }) {
       const count = await countRows(activeUsersMatching(search));
       const users = await selectUserSummary(activeUsersMatching(search))
@@ -30,15 +31,15 @@ export function createWorkloadRepository(database: Database) {
         ids.length === 0
           ? []
           : await db
-              .selectFrom('tickets as t')
-              .innerJoin('ticket_statuses as s', 's.id', 't.status_id')
-              .where('t.user_assigned_id', 'in', ids)
-              .groupBy('t.user_assigned_id')
+              .selectFrom('ticket_counts')
+              .where('kind', '=', COUNT_KIND.assigned)
+              .where('user_id', 'in', ids)
+              .groupBy('user_id')
               .select((eb) => [
-                't.user_assigned_id as user_id',
-                eb.fn.countAll<number | string>().as('ticket_count'),
-                sql<number | string>`sum(case when s.stage = 'started' then 1 else 0 end)`.as('started_count'),
-                sql<number | string>`sum(case when s.stage = 'closed' then 1 else 0 end)`.as('completed_count'),
+                'user_id',
+                eb.fn.sum<number | string>('n').as('ticket_count'),
+                sql<number | string>`sum(case when stage = 'started' then n else 0 end)`.as('started_count'),
+                sql<number | string>`sum(case when stage = 'closed' then n else 0 end)`.as('completed_count'),
               ])
               .execute();
       const byUser = new Map(counts.map((c) => [c.user_id, c]));
@@ -61,7 +62,12 @@ export function createWorkloadRepository(database: Database) {
 
     /** The tickets assigned to a user, newest first, with their number of active activities. */
     async ticketsOf(userId: number, paging: Paging) {
-      const count = await countRows(db.selectFrom('tickets').where('user_assigned_id', '=', userId));
+      const { count } = await db
+        .selectFrom('ticket_counts')
+        .where('kind', '=', COUNT_KIND.assigned)
+        .where('user_id', '=', userId)
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('n'), eb.lit(0)).as('count'))
+        .executeTakeFirstOrThrow();
       const rows = await db
         .selectFrom('tickets as t')
         .innerJoin('priority_types as p', 'p.id', 't.priority_type_id')
@@ -98,7 +104,7 @@ export function createWorkloadRepository(database: Database) {
         stage: r.stage as TicketStage,
         activity_count: Number(r.activity_count ?? 0),
       }));
-      return { activities, meta: pageMeta(count, paging) };
+      return { activities, meta: pageMeta(Number(count), paging) };
     },
   };
 }

@@ -1,0 +1,302 @@
+import { TICKET_COUNT_CAP, type TTicket } from '@portal/contract';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COUNT_KIND } from '../src/db/ticket-derivations.ts';
+import { foldText } from '../src/modules/tickets/ticket-search.ts';
+import { createTestApp, dialects, type TestApp } from './helper.ts';
+
+/** Deterministic, so a failure replays. */
+function random(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+}
+
+const words = (text: string) => foldText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+/** What a search must find, computed from the rows without any index (ticket-search.ts's rules). */
+function expectedMatches(tickets: { id: number; name: string; description: string }[], search: string): number[] {
+  const exact = /^#\s*(\d+)$/.exec(search.trim());
+  if (exact) return tickets.filter((t) => t.id === Number(exact[1])).map((t) => t.id);
+  const query = words(search);
+  const id = query.length === 1 && /^\d+$/.test(query[0]!) ? Number(query[0]) : null;
+  return tickets
+    .filter((t) => {
+      const doc = words(`${t.name} ${t.description}`);
+      return (query.length > 0 && query.every((q) => doc.some((w) => w.startsWith(q)))) || t.id === id;
+    })
+    .map((t) => t.id)
+    .sort((a, b) => b - a);
+}
+
+describe.each(dialects)('tickets at scale on %s', (dialect) => {
+  let t: TestApp;
+  let admin: string;
+  let agente: string;
+  let agenteId: number;
+  const db = () => t.services.database.db;
+
+  /** Every id of a list, page by page. */
+  async function allIds(token: string, url: string, search: string): Promise<number[]> {
+    const ids: number[] = [];
+    for (let page = 1; page < 50; page++) {
+      const res = await t.call(token, 'POST', url, { page, per_page: 50, search });
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json() as { data: TTicket[]; meta: { last_page: number; total: number } };
+      ids.push(...body.data.map((x) => x.id));
+      if (page >= body.meta.last_page) {
+        expect(body.meta.total).toBe(ids.length);
+        break;
+      }
+    }
+    return ids;
+  }
+
+  const create = async (token: string, name: string, description: string, status_id = 1) => {
+    const res = await t.call(token, 'POST', '/api/tickets/create', {
+      name,
+      description,
+      area_id: 1,
+      project_id: 1,
+      category_id: 1,
+      priority_type_id: 1,
+      difficulty_id: 1,
+      status_id,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data as TTicket;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    admin = await t.login('admin');
+    agente = await t.login('agente');
+    agenteId = (await db().selectFrom('users').select('id').where('username', '=', 'agente').executeTakeFirstOrThrow())
+      .id;
+    await create(admin, 'Refrigeración del andén norte', 'Cámara fría con alarma en Monterrey');
+    await create(admin, 'Montacargas eléctrico', 'Revisar batería del MONTACARGAS 3 en Toluca');
+    await create(agente, 'Pedido 4521 sin surtir', 'Folio 987654 pendiente en la ruta Bajío');
+  });
+  afterAll(() => t?.close());
+
+  describe('search', () => {
+    const searches = [
+      'refrigeracion',
+      'REFRIGERACIÓN',
+      'montac',
+      'Montacargas toluca',
+      'monterrey camara',
+      'ruta',
+      'ruta bajio',
+      'andén',
+      '9876',
+      '4521',
+      'folio 987654',
+      'zafiro',
+      'montacargas zafiro',
+      '%_%',
+      '',
+    ];
+
+    it('is case- and accent-insensitive, matches word prefixes, narrows with each word (Tickets Generales)', async () => {
+      const tickets = await db().selectFrom('tickets').select(['id', 'name', 'description']).execute();
+      for (const search of searches) {
+        const expected = search === '' ? tickets.map((x) => x.id).sort((a, b) => b - a) : expectedMatches(tickets, search);
+        expect(await allIds(admin, '/api/general-tickets', search), search).toEqual(expected);
+      }
+      expect(expectedMatches(tickets, 'refrigeracion').length).toBeGreaterThan(0);
+      expect(expectedMatches(tickets, 'montac').length).toBeGreaterThan(0);
+    });
+
+    it('finds a ticket by its number, with or without #', async () => {
+      const tickets = await db().selectFrom('tickets').select(['id', 'name', 'description']).execute();
+      const target = tickets[Math.floor(tickets.length / 2)]!;
+      expect(await allIds(admin, '/api/general-tickets', `#${target.id}`)).toEqual([target.id]);
+      const plain = await allIds(admin, '/api/general-tickets', String(target.id));
+      expect(plain).toContain(target.id);
+      expect(plain).toEqual(expectedMatches(tickets, String(target.id)));
+      expect(await allIds(admin, '/api/general-tickets', '#999999')).toEqual([]);
+    });
+
+    it('searches inside Mis Tickets and the history tabs with the same index and scope', async () => {
+      const mine = await db()
+        .selectFrom('tickets')
+        .select(['id', 'name', 'description', 'stage'])
+        .where((eb) => eb.or([eb('created_by', '=', agenteId), eb('user_assigned_id', '=', agenteId)]))
+        .execute();
+      const closed = await db()
+        .selectFrom('tickets')
+        .select(['id', 'name', 'description'])
+        .where('stage', '=', 'closed')
+        .execute();
+      const current = await db()
+        .selectFrom('tickets')
+        .select(['id', 'name', 'description'])
+        .where('stage', '<>', 'closed')
+        .execute();
+      for (const search of ['ruta', 'pedido', 'folio 987654', 'montacargas', 'zafiro']) {
+        expect(await allIds(agente, '/api/tickets', search), search).toEqual(expectedMatches(mine, search));
+        expect(await allIds(admin, '/api/tickets/old', search), search).toEqual(expectedMatches(closed, search));
+        expect(await allIds(admin, '/api/tickets/current', search), search).toEqual(expectedMatches(current, search));
+        // The agente does not see Tickets Generales: history shows only their own tickets.
+        const mineCurrent = mine.filter((x) => x.stage !== 'closed');
+        expect(await allIds(agente, '/api/tickets/current', search), search).toEqual(
+          expectedMatches(mineCurrent, search),
+        );
+      }
+    });
+
+    it('follows edits at once: the new name is found, the old one no longer', async () => {
+      const ticket = await create(admin, 'Báscula descalibrada', 'Marca quince kilos de más');
+      expect(await allIds(admin, '/api/general-tickets', 'bascula descal')).toContain(ticket.id);
+      const res = await t.call(admin, 'PUT', `/api/tickets/update/${ticket.id}`, {
+        name: 'Tarima rota',
+        description: 'Reemplazar la tarima del pasillo 4',
+        area_id: 1,
+        project_id: 1,
+        category_id: 1,
+        priority_type_id: 1,
+        difficulty_id: 1,
+        status_id: 1,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await allIds(admin, '/api/general-tickets', 'bascula descal')).not.toContain(ticket.id);
+      expect(await allIds(admin, '/api/general-tickets', 'tarima pasillo')).toContain(ticket.id);
+    });
+
+    it(`counts matches up to ${TICKET_COUNT_CAP.toLocaleString('en')} and then says the total is a lower bound`, async () => {
+      const before = (await db().selectFrom('tickets').select(sql<number>`max(id)`.as('max')).executeTakeFirstOrThrow())
+        .max;
+      const count = TICKET_COUNT_CAP + 5;
+      if (dialect === 'postgres') {
+        await sql`insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,
+            difficulty_id, status_id, stage, created_by, user_assigned_id, created_at, updated_at)
+          select 'Lote masivo ' || g, 'Carga de prueba', 1, 1, 1, 1, 1, 1, 'open', 1, null, now(), now()
+          from generate_series(1, ${count}) g`.execute(db());
+      } else {
+        await sql`with recursive g(n) as (select 1 union all select n + 1 from g where n < ${count})
+          insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,
+            difficulty_id, status_id, stage, created_by, user_assigned_id, created_at, updated_at)
+          select 'Lote masivo ' || n, 'Carga de prueba', 1, 1, 1, 1, 1, 1, 'open', 1, null,
+            strftime('%Y-%m-%dT%H:%M:%fZ'), strftime('%Y-%m-%dT%H:%M:%fZ') from g`.execute(db());
+      }
+      const res = await t.call(admin, 'POST', '/api/general-tickets', { page: 1, per_page: 10, search: 'masivo' });
+      const body = res.json();
+      expect(body.meta).toMatchObject({ total: TICKET_COUNT_CAP, total_is_lower_bound: true, last_page: 1000 });
+      expect(body.data[0].id).toBe(before + count);
+      const rare = await t.call(admin, 'POST', '/api/general-tickets', { page: 1, per_page: 10, search: 'bascula' });
+      expect(rare.json().meta.total_is_lower_bound).toBeUndefined();
+      await sql`delete from tickets where name like 'Lote masivo %'`.execute(db());
+    });
+  });
+
+  describe('counters', () => {
+    /** The counters, and the same figures counted from the tickets. */
+    async function countersAndRecount() {
+      const counters = await db()
+        .selectFrom('ticket_counts')
+        .select(['kind', 'user_id', 'stage', (eb) => eb.fn.sum<number | string>('n').as('n')])
+        .groupBy(['kind', 'user_id', 'stage'])
+        .execute();
+      const tickets = await db()
+        .selectFrom('tickets')
+        .select(['created_by', 'user_assigned_id', 'stage', 'status_id'])
+        .execute();
+      const stageOf = new Map(
+        (await db().selectFrom('ticket_statuses').select(['id', 'stage']).execute()).map((s) => [s.id, s.stage]),
+      );
+      const recount = new Map<string, number>();
+      const add = (kind: number, user: number, stage: string) => {
+        const key = `${kind}:${user}:${stage}`;
+        recount.set(key, (recount.get(key) ?? 0) + 1);
+      };
+      for (const x of tickets) {
+        expect(x.stage).toBe(stageOf.get(x.status_id));
+        add(COUNT_KIND.all, 0, x.stage);
+        add(COUNT_KIND.created, x.created_by, x.stage);
+        add(COUNT_KIND.assigned, x.user_assigned_id ?? 0, x.stage);
+        if (x.created_by === x.user_assigned_id) add(COUNT_KIND.self, x.created_by, x.stage);
+      }
+      const kept = new Map(
+        counters.filter((c) => Number(c.n) !== 0).map((c) => [`${c.kind}:${c.user_id}:${c.stage}`, Number(c.n)]),
+      );
+      return { kept, recount };
+    }
+
+    it('equal a recount after a random mix of creates, edits, status changes and reassignments', async () => {
+      const next = random(7);
+      const users = (await db().selectFrom('users').select('id').where('status_id', '=', 1).execute()).map((u) => u.id);
+      const statuses = (await db().selectFrom('ticket_statuses').select('id').execute()).map((s) => s.id);
+      const pick = <T>(items: T[]) => items[Math.floor(next() * items.length)]!;
+      const created: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        const op = next();
+        if (op < 0.3 || created.length === 0) {
+          created.push((await create(pick([admin, agente]), `Caso ${i}`, `Descripción ${i}`, pick(statuses))).id);
+        } else if (op < 0.6) {
+          const id = pick(created);
+          const res = await t.call(admin, 'PUT', `/api/tickets/update/${id}`, {
+            name: `Caso editado ${i}`,
+            description: 'Otra descripción',
+            area_id: 1,
+            project_id: 1,
+            category_id: 1,
+            priority_type_id: 1,
+            difficulty_id: 1,
+            status_id: pick(statuses),
+          });
+          expect(res.statusCode, res.body).toBe(200);
+        } else {
+          const id = pick(created);
+          const res = await t.call(admin, 'PATCH', `/api/tickets/${id}/assign/${pick(users)}`);
+          expect([200, 409], res.body).toContain(res.statusCode);
+        }
+      }
+      // Writes outside the API keep them too: the triggers live in the database.
+      await db().updateTable('tickets').set({ user_assigned_id: null }).where('id', '=', created[0]!).execute();
+      await db().deleteFrom('tickets').where('id', '=', created[1]!).execute();
+      const { kept, recount } = await countersAndRecount();
+      expect(kept).toEqual(recount);
+    });
+
+    it('move the tickets of a status whose stage changes, and the lists follow', async () => {
+      const status = await db()
+        .selectFrom('ticket_statuses')
+        .select(['id', 'stage'])
+        .where('stage', '=', 'started')
+        .executeTakeFirstOrThrow();
+      const oldBefore = (await t.call(admin, 'POST', '/api/tickets/old', { page: 1, per_page: 5 })).json().meta.total;
+      const moved = await db()
+        .selectFrom('tickets')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('status_id', '=', status.id)
+        .executeTakeFirstOrThrow();
+      expect(Number(moved.n)).toBeGreaterThan(0);
+      await db().updateTable('ticket_statuses').set({ stage: 'closed' }).where('id', '=', status.id).execute();
+      const { kept, recount } = await countersAndRecount();
+      expect(kept).toEqual(recount);
+      const oldAfter = (await t.call(admin, 'POST', '/api/tickets/old', { page: 1, per_page: 5 })).json().meta.total;
+      expect(oldAfter).toBe(oldBefore + Number(moved.n));
+      await db().updateTable('ticket_statuses').set({ stage: status.stage }).where('id', '=', status.id).execute();
+    });
+
+    it('give Mis Tickets and the history tabs exact totals (a ticket created and assigned to oneself counts once)', async () => {
+      const mine = await create(agente, 'Propio', 'Creado y tomado por el agente');
+      expect((await t.call(agente, 'PATCH', `/api/tickets/${mine.id}/assign/${agenteId}`)).statusCode).toBe(200);
+      const recount = async (where: (q: ReturnType<typeof base>) => ReturnType<typeof base>) =>
+        Number((await where(base()).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+      const base = () => db().selectFrom('tickets');
+      const mineOf = (q: ReturnType<typeof base>) =>
+        q.where((eb) => eb.or([eb('created_by', '=', agenteId), eb('user_assigned_id', '=', agenteId)]));
+      const total = async (token: string, url: string) =>
+        (await t.call(token, 'POST', url, { page: 1, per_page: 5 })).json().meta.total as number;
+      expect(await total(agente, '/api/tickets')).toBe(await recount(mineOf));
+      expect(await total(agente, '/api/tickets/current')).toBe(await recount((q) => mineOf(q).where('stage', '<>', 'closed')));
+      expect(await total(agente, '/api/tickets/old')).toBe(await recount((q) => mineOf(q).where('stage', '=', 'closed')));
+      expect(await total(admin, '/api/general-tickets')).toBe(await recount((q) => q));
+      expect(await total(admin, '/api/tickets/current')).toBe(await recount((q) => q.where('stage', '<>', 'closed')));
+    });
+  });
+});

@@ -1,0 +1,11 @@
+const D = require('better-sqlite3');
+const d = new D('/tmp/exp/portal.sqlite');
+d.pragma('cache_size = -65536');
+let s = performance.now();
+d.exec(`drop table if exists fts_none; create virtual table fts_none using fts5(doc, content='', contentless_delete=1, detail=none, tokenize="unicode61 remove_diacritics 2 tokenchars '_'");
+insert into fts_none(rowid, doc) select id, name || ' ' || description || ' _c' || created_by || ' _a' || coalesce(user_assigned_id,0) || ' _s' || stage || ' _x' || status_id || ' _p' || priority_type_id || ' _j' || project_id || ' _r' || area_id || ' _k' || category_id || ' _d' || difficulty_id || ' _i' || id from tickets;`);
+console.log('none build', performance.now()-s); s = performance.now();
+d.exec(`drop table if exists fts_none_p; create virtual table fts_none_p using fts5(doc, content='', contentless_delete=1, detail=none, prefix='1 2 3', tokenize="unicode61 remove_diacritics 2 tokenchars '_'");
+insert into fts_none_p(rowid, doc) select id, name || ' ' || description || ' _c' || created_by || ' _a' || coalesce(user_assigned_id,0) || ' _s' || stage || ' _x' || status_id || ' _p' || priority_type_id || ' _j' || project_id || ' _r' || area_id || ' _k' || category_id || ' _d' || difficulty_id || ' _i' || id from tickets;`);
+console.log('none prefix build', performance.now()-s);
+d.exec(`create virtual table if not exists fts_none_v using fts5vocab(fts_none, row)`);

@@ -1,0 +1,13 @@
+import { createDatabase } from '/work/main/apps/api/src/db/database.ts';
+import { migrateToLatest } from '/work/main/apps/api/src/db/migrator.ts';
+import { seedIfEmpty } from '/work/main/apps/api/src/db/seed.ts';
+import { generateTickets } from '/work/main/bench/generate-tickets.ts';
+const url = process.argv[2];
+const file = '/tmp/exp/portal.sqlite';
+const database = createDatabase({ databaseUrl: url || undefined, sqliteFile: file });
+await migrateToLatest(database);
+await seedIfEmpty(database, { demo: true, adminPassword: undefined });
+const t = performance.now();
+await generateTickets(database, 1_000_000, file);
+console.log('generated', (performance.now() - t) / 1000);
+await database.destroy();

@@ -1,0 +1,14 @@
+const D = require('better-sqlite3');
+const d = new D('/tmp/exp/portal.sqlite');
+d.pragma('cache_size = -65536');
+const t = (label, q, ...p) => { const st = d.prepare(q); st.all(...p); const s = performance.now(); let r; for (let i=0;i<5;i++) r = st.all(...p); console.log(label, ((performance.now()-s)/5).toFixed(2)+'ms', JSON.stringify(r).slice(0,80)); };
+const plan = (q) => console.log(d.prepare('explain query plan '+q).all().map(r=>r.detail).join(' | '));
+const M = process.argv[2] || '{body} : ("ruta"*)';
+t('page', 'select rowid from tickets_fts where tickets_fts match ? order by rowid desc limit 10', M);
+t('count', 'select count(*) from (select rowid from tickets_fts where tickets_fts match ? limit 10001)', M);
+t('exact', 'select count(*) from (select rowid from tickets_fts where tickets_fts match ? limit 10001)', '{body} : ruta');
+t('two exact', 'select count(*) from (select rowid from tickets_fts where tickets_fts match ? limit 10001)', '{body} : (refrigeracion AND monterrey)');
+t('two prefix', 'select count(*) from (select rowid from tickets_fts where tickets_fts match ? limit 10001)', '{body} : (refrigeracion* AND monterrey*)');
+t('current', "select id from tickets where stage <> 'closed' order by id desc limit 10");
+plan("select id from tickets t where t.stage <> 'closed' order by id desc limit 10");
+t('counts', "select sum(n) from ticket_counts where kind = 0 and user_id = 0");

@@ -1,0 +1,14 @@
+const D = require('better-sqlite3');
+const d = new D('/tmp/exp/portal.sqlite');
+d.pragma('cache_size = -65536');
+const t = (label, q, ...p) => { const st = d.prepare(q); st.all(...p); const s = performance.now(); let r; for (let i=0;i<7;i++) r = st.all(...p); console.log(label.padEnd(40), ((performance.now()-s)/7).toFixed(2)+'ms', r.length); };
+const q = 'select rowid from tickets_fts where tickets_fts match ? order by rowid desc limit 10001';
+t('ruta* one query', q, '{body} : (ruta*)');
+t('ruta one query', q, '{body} : (ruta)');
+t('2 prefix one query', q, '{body} : (refrigeracion* AND monterrey*)');
+t('2 exact one query', q, '{body} : (refrigeracion AND monterrey)');
+t('2 exact OR one query', q, '{body} : ((refrigeracion OR refrigeraciones) AND (monterrey OR monterreys))');
+t('mine ruta one query', q, '{body} : (ruta) AND {attrs} : (c3 OR a3)');
+t('mine ruta* one query', q, '{body} : (ruta*) AND {attrs} : (c3 OR a3)');
+t('current ruta one query', q, '{body} : (ruta) AND {attrs} : (sopen OR sstarted)');
+t('5* one', q, '{body} : ("5"*)');
