@@ -41,6 +41,9 @@ const stagesOf = (history: TicketFilter['history']): TicketStage[] | null =>
 const stageOfStatus = (statusId: number) =>
   sql<TicketStage>`(select s.stage from ticket_statuses s where s.id = ${statusId})`;
 
+/** How many of the newest tickets a PostgreSQL search reads in id order before it turns to the text index. */
+const NEWEST_WINDOW = 5_000;
+
 interface Slice {
   ids: number[];
   total: number;
@@ -162,29 +165,98 @@ export function createTicketsRepository(database: Database) {
     };
   }
 
-  /**
-   * A search as conditions on the tickets row: PostgreSQL combines its GIN index with
-   * the b-tree indexes of the scope in one bitmap; an exact `#id` needs no text index.
-   */
-  async function rowSearch(filter: TicketFilter, search: TicketSearch, limit: number, offset: number): Promise<Slice> {
+  /** An exact `#id`: conditions on the tickets row, no text index needed. */
+  async function idSearch(filter: TicketFilter, id: number, limit: number, offset: number): Promise<Slice> {
     const query = fromTickets(db)
       .where(scopeAndStage(filter))
-      .where((eb) => {
-        if (search.kind === 'id') return eb('t.id', '=', search.id);
-        if (search.kind !== 'words') return eb.lit(true);
-        const text = sql<SqlBool>`t.search_doc @@ to_tsquery('simple', ${tsqueryWords(search.words)})`;
-        return search.id === null ? text : eb.or([text, eb('t.id', '=', search.id)]);
-      });
+      .where('t.id', '=', id);
     const rows = await query.select('t.id').orderBy('t.id', 'desc').limit(limit).offset(offset).execute();
     return { ids: rows.map((r) => r.id), ...(await countUpToCap(query)) };
   }
 
+  /** The list's scope, stage and words as one PostgreSQL condition on `tickets`. */
+  const postgresConditions = (filter: TicketFilter, words: string[], id: number | null) => {
+    const parts = [];
+    const { scope } = filter;
+    if (scope.kind === 'mine') parts.push(sql`(created_by = ${scope.userId} or user_assigned_id = ${scope.userId})`);
+    if (filter.history === 'current') parts.push(sql`stage <> 'closed'`);
+    if (filter.history === 'old') parts.push(sql`stage = 'closed'`);
+    const text = sql`search_doc @@ to_tsquery('simple', ${tsqueryWords(words)})`;
+    return { scope: parts, text: id === null ? text : sql`(${text} or id = ${id})` };
+  };
+
+  /** Runs PostgreSQL queries that may only read the text index through bitmap scans. */
+  const withBitmapScans = <T>(run: (trx: Kysely<DB>) => Promise<T>) =>
+    db.transaction().execute(async (trx) => {
+      await sql`set local enable_indexscan = off`.execute(trx);
+      await sql`set local enable_indexonlyscan = off`.execute(trx);
+      await sql`set local enable_seqscan = off`.execute(trx);
+      return run(trx);
+    });
+
+  /**
+   * PostgreSQL cannot read its text index in id order, and estimates prefix
+   * matches poorly, so the plan is chosen here: the newest NEWEST_WINDOW tickets
+   * are read first (in id order, cheap). A common word fills the page there; its
+   * density tells whether the total clearly passes the cap. Otherwise the word is
+   * rare, and the text index (a bitmap of few rows) gives the page and the count.
+   */
+  async function postgresSearch(
+    filter: TicketFilter,
+    words: string[],
+    id: number | null,
+    limit: number,
+    offset: number,
+  ): Promise<Slice> {
+    const { scope, text } = postgresConditions(filter, words, id);
+    const inScope = scope.length > 0 ? sql.join(scope, sql` and `) : sql`true`;
+    const {
+      rows: [window],
+    } = await sql<{ ids: number[]; scoped: number | string }>`
+      select coalesce(array_agg(id order by id desc) filter (where hit), '{}') as ids, count(*) as scoped
+      from (
+        select id, ${text} as hit
+        from (select id, created_by, user_assigned_id, stage, search_doc from tickets order by id desc
+              limit ${sql.lit(NEWEST_WINDOW)}) w
+        where ${inScope}
+      ) s`.execute(db);
+    const newest = window?.ids ?? [];
+    const scoped = Number(window?.scoped ?? 0);
+    const everything = await countedTotal({ scope: { kind: 'all' }, search: '' });
+    const where = sql.join([...scope, text], sql` and `);
+
+    const ids =
+      newest.length >= offset + limit || everything <= NEWEST_WINDOW
+        ? newest.slice(offset, offset + limit)
+        : (
+            await withBitmapScans((trx) =>
+              sql<{ id: number }>`select id from tickets where ${where}
+                order by id desc limit ${sql.lit(limit)} offset ${sql.lit(offset)}`.execute(trx),
+            )
+          ).rows.map((r) => r.id);
+
+    if (everything <= NEWEST_WINDOW) {
+      return { ids, total: Math.min(newest.length, TICKET_COUNT_CAP), isLowerBound: newest.length > TICKET_COUNT_CAP };
+    }
+    const estimate = scoped === 0 ? 0 : (newest.length / scoped) * (await countedTotal(filter));
+    if (estimate >= 2 * TICKET_COUNT_CAP) return { ids, total: TICKET_COUNT_CAP, isLowerBound: true };
+    const {
+      rows: [count],
+    } = await withBitmapScans((trx) =>
+      sql<{ n: number | string }>`select count(*) as n from (select 1 from tickets where ${where}
+        limit ${sql.lit(TICKET_COUNT_CAP + 1)}) c`.execute(trx),
+    );
+    const n = Number(count?.n ?? 0);
+    return { ids, total: Math.min(n, TICKET_COUNT_CAP), isLowerBound: n > TICKET_COUNT_CAP };
+  }
+
   async function searchedSlice(filter: TicketFilter, search: TicketSearch, limit: number, offset: number) {
     if (search.kind === 'words' && search.words.length === 0) return { ids: [], total: 0, isLowerBound: false };
-    if (search.kind === 'words' && database.dialect === 'sqlite') {
-      return sqliteSearch(filter, search.words, search.id, limit, offset);
-    }
-    return rowSearch(filter, search, limit, offset);
+    if (search.kind === 'id') return idSearch(filter, search.id, limit, offset);
+    if (search.kind === 'none') throw new Error('searchedSlice needs a search');
+    return database.dialect === 'sqlite'
+      ? sqliteSearch(filter, search.words, search.id, limit, offset)
+      : postgresSearch(filter, search.words, search.id, limit, offset);
   }
 
   /**
