@@ -4,6 +4,7 @@ import type { Database } from '../apps/api/src/db/database.ts';
 import type { UsersTable } from '../apps/api/src/db/schema.ts';
 import { places, ticketTemplates } from '../apps/api/src/db/seed-tickets.ts';
 import { withTicketDerivationsSuspended } from '../apps/api/src/db/ticket-derivations.ts';
+import { textWords } from '../apps/api/src/lib/search-text.ts';
 
 /** The demo's six users plus these make about 50. */
 const EXTRA_AGENTS = 44;
@@ -35,7 +36,21 @@ const columns = [
   'created_at',
   'updated_at',
 ] as const;
-type Row = [string, string, number, number, number, number, number, number, string, number, number | null, string, string];
+type Row = [
+  string,
+  string,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  string,
+  number,
+  number | null,
+  string,
+  string,
+];
 
 /**
  * Adds `count` tickets to a demo-seeded database, as a three-year-old
@@ -147,14 +162,29 @@ export async function generateTickets(database: Database, count: number, sqliteF
       }
       return;
     }
-    const types = ['text', 'text', 'int', 'int', 'int', 'int', 'int', 'int', 'text', 'int', 'int', 'timestamptz', 'timestamptz'];
+    const types = [
+      'text',
+      'text',
+      'int',
+      'int',
+      'int',
+      'int',
+      'int',
+      'int',
+      'text',
+      'int',
+      'int',
+      'timestamptz',
+      'timestamptz',
+    ];
     let batch: Row[] = [];
     const flush = async () => {
       const arrays = columns.map((_, c) => batch.map((row) => row[c]));
-      await sql`insert into tickets (${sql.join(columns.map((c) => sql.ref(c)))})
-        select * from unnest(${sql.join(arrays.map((values, c) => sql`${values}::${sql.raw(types[c]!)}[]`))})`.execute(
-        db,
-      );
+      const folded = batch.map((row) => textWords(`${row[0]} ${row[1]}`).join(' '));
+      await sql`insert into tickets (${sql.join(columns.map((c) => sql.ref(c)))}, search_doc)
+        select *, to_tsvector('simple', folded) from unnest(
+          ${sql.join(arrays.map((values, c) => sql`${values}::${sql.raw(types[c]!)}[]`))}, ${folded}::text[]
+        ) as r(${sql.join(columns.map((c) => sql.ref(c)))}, folded)`.execute(db);
       batch = [];
     };
     for (const row of rows()) {

@@ -57,18 +57,59 @@ interface Endpoint {
 const list = (page: number, search = '', per_page = 10) => ({ page, per_page, search });
 const endpoints: Endpoint[] = [
   { label: 'Tickets Generales page 1', user: 'admin', method: 'POST', url: '/api/general-tickets', body: list(1) },
-  { label: 'Tickets Generales page 2,000', user: 'admin', method: 'POST', url: '/api/general-tickets', body: list(2000) },
+  {
+    label: 'Tickets Generales page 2,000',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/general-tickets',
+    body: list(2000),
+  },
   { label: 'Mis Tickets (agente)', user: 'agente', method: 'POST', url: '/api/tickets', body: list(1) },
   { label: 'Historial: Tickets Actuales', user: 'admin', method: 'POST', url: '/api/tickets/current', body: list(1) },
   { label: 'Historial: Tickets Antiguos', user: 'admin', method: 'POST', url: '/api/tickets/old', body: list(1) },
-  { label: 'search, common word (ruta)', user: 'admin', method: 'POST', url: '/api/general-tickets', body: list(1, 'ruta') },
+  {
+    label: 'search, common word (ruta)',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/general-tickets',
+    body: list(1, 'ruta'),
+  },
   { label: 'search, rare (54321)', user: 'admin', method: 'POST', url: '/api/general-tickets', body: list(1, '54321') },
-  { label: 'search, no match (zafiro)', user: 'admin', method: 'POST', url: '/api/general-tickets', body: list(1, 'zafiro') },
-  { label: 'search, two words (refrigeracion monterrey)', user: 'admin', method: 'POST', url: '/api/general-tickets', body: list(1, 'refrigeracion monterrey') },
-  { label: 'search in Mis Tickets (agente, ruta)', user: 'agente', method: 'POST', url: '/api/tickets', body: list(1, 'ruta') },
-  { label: 'workload (count-per-user)', user: 'admin', method: 'POST', url: '/api/tickets/count-per-user', body: list(1, '', 50) },
+  {
+    label: 'search, no match (zafiro)',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/general-tickets',
+    body: list(1, 'zafiro'),
+  },
+  {
+    label: 'search, two words (refrigeracion monterrey)',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/general-tickets',
+    body: list(1, 'refrigeracion monterrey'),
+  },
+  {
+    label: 'search in Mis Tickets (agente, ruta)',
+    user: 'agente',
+    method: 'POST',
+    url: '/api/tickets',
+    body: list(1, 'ruta'),
+  },
+  {
+    label: 'workload (count-per-user)',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/tickets/count-per-user',
+    body: list(1, '', 50),
+  },
   { label: 'Áreas list', user: 'admin', method: 'POST', url: '/api/areas', body: list(1) },
-  { label: 'GET /notifications/active-records', user: 'agente', method: 'GET', url: '/api/notifications/active-records' },
+  {
+    label: 'GET /notifications/active-records',
+    user: 'agente',
+    method: 'GET',
+    url: '/api/notifications/active-records',
+  },
   { label: '/api/healthz', user: 'admin', method: 'GET', url: '/api/healthz' },
   {
     label: 'ticket creation',
@@ -275,7 +316,10 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
     console.log(`${dialect}: start to /api/healthz ${startMs.toFixed(0)} ms`);
     rows.push({ dialect, endpoint: 'start to /api/healthz', 'p50 ms': '', 'p95 ms': ms(startMs), 'p99 ms': '' });
 
-    const tokens = { admin: await login(base, 'admin', 'PortalAdmin1'), agente: await login(base, 'agente', 'PortalDemo1') };
+    const tokens = {
+      admin: await login(base, 'admin', 'PortalAdmin1'),
+      agente: await login(base, 'agente', 'PortalDemo1'),
+    };
     for (const e of endpoints) {
       const token = e.url === '/api/healthz' ? undefined : tokens[e.user];
       const seq = e.loadOnly ? undefined : await sequential(base, token, e);
@@ -302,9 +346,21 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
       'p99 ms': ms(health.p99),
     });
     const rss = rssMb(server.pid!);
-    rows.push({ dialect, endpoint: 'server RSS after the benchmark', 'p50 ms': '', 'p95 ms': `${rss} MB`, 'p99 ms': '' });
+    rows.push({
+      dialect,
+      endpoint: 'server RSS after the benchmark',
+      'p50 ms': '',
+      'p95 ms': `${rss} MB`,
+      'p99 ms': '',
+    });
     console.log(`  health under search load p99 ${ms(health.p99)} ms (${health.samples} samples); RSS ${rss} MB`);
-    rows.push({ dialect, endpoint: `generate ${ticketCount.toLocaleString('en')} tickets`, 'p50 ms': '', 'p95 ms': `${generated.toFixed(1)} s`, 'p99 ms': '' });
+    rows.push({
+      dialect,
+      endpoint: `generate ${ticketCount.toLocaleString('en')} tickets`,
+      'p50 ms': '',
+      'p95 ms': `${generated.toFixed(1)} s`,
+      'p99 ms': '',
+    });
   } finally {
     server?.kill('SIGTERM');
     if (server && server.exitCode === null) await new Promise((resolve) => server!.once('exit', resolve));
@@ -355,5 +411,12 @@ console.table(all);
 const resultsDir = path.join(root, 'bench/results');
 mkdirSync(resultsDir, { recursive: true });
 const file = path.join(resultsDir, `scale-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-writeFileSync(file, JSON.stringify({ tickets: ticketCount, requests: requestCount, loadavg: loadavg(), rows: all }, null, 2));
-console.log(`Results written to ${path.relative(process.cwd(), file)} (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+writeFileSync(
+  file,
+  JSON.stringify({ tickets: ticketCount, requests: requestCount, loadavg: loadavg(), rows: all }, null, 2),
+);
+console.log(
+  `Results written to ${path.relative(process.cwd(), file)} (load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')})`,
+);

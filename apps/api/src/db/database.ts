@@ -4,6 +4,7 @@ import pg from 'pg';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { DB } from './schema.ts';
+import { registerSqliteFunctions } from './ticket-derivations.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -52,6 +53,9 @@ export function createDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  // 64 MiB of page cache holds the list indexes of a million tickets (deep pages, counts).
+  sqlite.pragma('cache_size = -65536');
+  registerSqliteFunctions(sqlite);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
   return wrap(db, 'sqlite');
 }

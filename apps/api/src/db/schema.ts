@@ -168,6 +168,8 @@ export interface DB {
   users: UsersTable;
   tickets: TicketsTable;
   ticket_counts: TicketCountsTable;
+  /** SQLite only: every word of the full-text index (db/ticket-derivations.ts). */
+  ticket_words: { word: string };
   activities: ActivitiesTable;
   notifications: NotificationsTable;
   password_reset_codes: PasswordResetCodesTable;

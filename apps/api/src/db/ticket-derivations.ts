@@ -1,4 +1,6 @@
+import type SQLite from 'better-sqlite3';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { textWords } from '../lib/search-text.ts';
 import type { Dialect } from './database.ts';
 
 /**
@@ -7,7 +9,9 @@ import type { Dialect } from './database.ts';
  *
  * - the full-text index of name and description: on SQLite the FTS5 table `tickets_fts`
  *   (`body`, plus `attrs`: one token per filterable value, so a search combined with the
- *   list's scope and stage is answered by the index alone); on PostgreSQL the column
+ *   list's scope and stage is answered by the index alone), and `ticket_words`, every word
+ *   it holds, so a searched prefix becomes the few whole words it starts (FTS5 reads a
+ *   prefix by merging whole doclists first); on PostgreSQL the column
  *   `tickets.search_doc` (tsvector, GIN), where bitmap scans combine it with the b-tree indexes;
  * - `ticket_counts`: how many tickets per stage in each counted set, so list totals and the
  *   workload read a few rows instead of counting tickets. Rows are spread over
@@ -15,6 +19,16 @@ import type { Dialect } from './database.ts';
  *   readers add the shards up.
  */
 export const COUNT_SHARDS = 8;
+
+/** The SQLite functions the triggers call: every connection that writes tickets registers them. */
+export function registerSqliteFunctions(connection: SQLite.Database): void {
+  connection.function('portal_words', { deterministic: true }, (text: unknown) =>
+    JSON.stringify(textWords(typeof text === 'string' ? text : '')),
+  );
+}
+
+const sqliteWordsOf = (row: string) =>
+  `insert or ignore into ticket_words (word) select value from json_each(portal_words(${row}.name || ' ' || ${row}.description))`;
 
 /** The counted sets of `ticket_counts.kind`; `user_id` is 0 where no user applies. */
 export const COUNT_KIND = {
@@ -146,7 +160,7 @@ end $$;
 `;
 
 /** Creates (or re-creates) the triggers, functions and index tables of the derivations. */
-export async function createTicketDerivations(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+export async function createTicketDerivations<T>(db: Kysely<T>, dialect: Dialect): Promise<void> {
   if (dialect === 'postgres') {
     await sql`create extension if not exists unaccent`.execute(db);
     await pgFunctions.execute(db);
@@ -163,19 +177,19 @@ export async function createTicketDerivations(db: Kysely<unknown>, dialect: Dial
   await sql`create virtual table if not exists tickets_fts using fts5(
       body, attrs, content = '', contentless_delete = 1, detail = column,
       tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
+  await sql`create table if not exists ticket_words (word text primary key) without rowid`.execute(db);
   await dropSqliteTriggers(db);
   await sql`drop trigger if exists ticket_statuses_stage`.execute(db);
   await sql
     .raw(statusStageTrigger('begin update tickets set stage = new.stage where status_id = new.id; end'))
     .execute(db);
   const ftsRow = (row: 'new') => `${row}.id, ${row}.name || ' ' || ${row}.description, ${attrsOf(row)}`;
-  const countsChanged = ['stage', 'created_by', 'user_assigned_id']
-    .map((c) => `old.${c} is not new.${c}`)
-    .join(' or ');
+  const countsChanged = ['stage', 'created_by', 'user_assigned_id'].map((c) => `old.${c} is not new.${c}`).join(' or ');
   await sql
     .raw(
       `create trigger tickets_derive_insert after insert on tickets begin
         insert into tickets_fts (rowid, body, attrs) values (${ftsRow('new')});
+        ${sqliteWordsOf('new')};
         ${sqliteCountChanges('new', 1)}
       end`,
     )
@@ -184,6 +198,7 @@ export async function createTicketDerivations(db: Kysely<unknown>, dialect: Dial
     .raw(
       `create trigger tickets_derive_update after update of ${sqliteFtsColumns.join(', ')} on tickets begin
         insert or replace into tickets_fts (rowid, body, attrs) values (${ftsRow('new')});
+        ${sqliteWordsOf('new')} where old.name is not new.name or old.description is not new.description;
         ${sqliteCountChanges('old', -1, countsChanged)}
         ${sqliteCountChanges('new', 1, countsChanged)}
       end`,
@@ -199,12 +214,12 @@ export async function createTicketDerivations(db: Kysely<unknown>, dialect: Dial
     .execute(db);
 }
 
-async function dropSqliteTriggers(db: Kysely<unknown>): Promise<void> {
+async function dropSqliteTriggers<T>(db: Kysely<T>): Promise<void> {
   for (const name of ticketTriggers) await sql.raw(`drop trigger if exists ${name}`).execute(db);
 }
 
 /** Recomputes the counters from the tickets, in one statement per counted set. */
-export async function rebuildTicketCounts(db: Kysely<unknown>): Promise<void> {
+export async function rebuildTicketCounts<T>(db: Kysely<T>): Promise<void> {
   await sql`delete from ticket_counts`.execute(db);
   const shard = sql.raw(`id % ${COUNT_SHARDS}`);
   const insert = (kind: number, user: RawBuilder<unknown>, where: RawBuilder<unknown> = sql`1 = 1`) =>
@@ -219,7 +234,7 @@ export async function rebuildTicketCounts(db: Kysely<unknown>): Promise<void> {
 }
 
 /** Recomputes the full-text index from the tickets. */
-export async function rebuildTicketSearch(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+export async function rebuildTicketSearch<T>(db: Kysely<T>, dialect: Dialect): Promise<void> {
   if (dialect === 'postgres') {
     await sql`update tickets set search_doc = to_tsvector('simple', portal_search_text(name || ' ' || description))`.execute(
       db,
@@ -227,6 +242,9 @@ export async function rebuildTicketSearch(db: Kysely<unknown>, dialect: Dialect)
     return;
   }
   await sql`insert into tickets_fts (tickets_fts) values ('delete-all')`.execute(db);
+  await sql`delete from ticket_words`.execute(db);
+  await sql`insert or ignore into ticket_words (word)
+    select w.value from tickets t, json_each(portal_words(t.name || ' ' || t.description)) w`.execute(db);
   await sql
     .raw(
       `insert into tickets_fts (rowid, body, attrs) select id, name || ' ' || description, ${attrsOf('tickets')} from tickets`,
@@ -234,25 +252,29 @@ export async function rebuildTicketSearch(db: Kysely<unknown>, dialect: Dialect)
     .execute(db);
 }
 
-export async function rebuildTicketDerivations(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+export async function rebuildTicketDerivations<T>(db: Kysely<T>, dialect: Dialect): Promise<void> {
   await rebuildTicketSearch(db, dialect);
   await rebuildTicketCounts(db);
 }
 
 /**
  * Runs a bulk load of tickets without the per-row triggers, then rebuilds what they
- * would have derived. On PostgreSQL the search document is still computed per row.
+ * would have derived. On PostgreSQL the load writes `search_doc` itself
+ * (`to_tsvector('simple', <folded text>)`, see lib/search-text.ts), which is far
+ * cheaper than folding in SQL row by row.
  */
-export async function withTicketDerivationsSuspended(
-  db: Kysely<unknown>,
+export async function withTicketDerivationsSuspended<T>(
+  db: Kysely<T>,
   dialect: Dialect,
   load: () => Promise<void>,
 ): Promise<void> {
   if (dialect === 'postgres') {
     await sql`alter table tickets disable trigger tickets_counts`.execute(db);
+    await sql`alter table tickets disable trigger tickets_search_doc`.execute(db);
     try {
       await load();
     } finally {
+      await sql`alter table tickets enable trigger tickets_search_doc`.execute(db);
       await sql`alter table tickets enable trigger tickets_counts`.execute(db);
     }
     await rebuildTicketCounts(db);

@@ -33,8 +33,13 @@ describe('parseTicketSearch', () => {
     expect(many.kind === 'words' && many.words).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']);
   });
 
-  it('writes index queries whose words are quoted prefixes', () => {
-    expect(fts5Words(['ruta', 'norte'])).toBe('"ruta"* AND "norte"*');
+  it('writes index queries of whole words where known, else of quoted prefixes', () => {
+    expect(
+      fts5Words([
+        { word: 'ruta', terms: ['ruta', 'rutas'] },
+        { word: 'n', terms: null },
+      ]),
+    ).toBe('("ruta" OR "rutas") AND "n"*');
     expect(tsqueryWords(['ruta', 'norte'])).toBe("'ruta':* & 'norte':*");
   });
 });

@@ -1,3 +1,7 @@
+import { textWords } from '../../lib/search-text.ts';
+
+export { foldText } from '../../lib/search-text.ts';
+
 /**
  * What a ticket search asks for, read from the text a person typed:
  * - `#1234` is that ticket and nothing else;
@@ -5,19 +9,10 @@
  *   accents aside), and a lone number also finds the ticket with that number.
  */
 export type TicketSearch =
-  | { kind: 'none' }
-  | { kind: 'id'; id: number }
-  | { kind: 'words'; words: string[]; id: number | null };
+  { kind: 'none' } | { kind: 'id'; id: number } | { kind: 'words'; words: string[]; id: number | null };
 
 const MAX_WORDS = 8;
 const MAX_ID = 2_147_483_647;
-
-/** Lower case without accents (`Refrigeración` → `refrigeracion`), as both indexes fold text. */
-export const foldText = (text: string) =>
-  text
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
 
 const asId = (digits: string) => {
   const n = Number(digits);
@@ -32,13 +27,29 @@ export function parseTicketSearch(text: string): TicketSearch {
     const id = asId(exact[1]!);
     return id === null ? { kind: 'words', words: [], id: null } : { kind: 'id', id };
   }
-  const words = [...new Set(foldText(trimmed).split(/[^\p{L}\p{N}]+/u))].filter(Boolean).slice(0, MAX_WORDS);
+  const words = textWords(trimmed).slice(0, MAX_WORDS);
   const id = words.length === 1 && /^\d+$/.test(words[0]!) ? asId(words[0]!) : null;
   return { kind: 'words', words, id };
 }
 
-/** The FTS5 query of the words: each a quoted prefix, all required. */
-export const fts5Words = (words: string[]) => words.map((w) => `"${w.replaceAll('"', '')}"*`).join(' AND ');
+/** A searched word with the whole indexed words it starts, or null when there are too many to list. */
+export interface WordTerms {
+  word: string;
+  terms: string[] | null;
+}
+
+/**
+ * The FTS5 query of the words, all required: each as the whole words it starts
+ * (read incrementally) or, when those are too many, as a prefix.
+ */
+export const fts5Words = (words: WordTerms[]) =>
+  words
+    .map(({ word, terms }) =>
+      terms === null
+        ? `"${word.replaceAll('"', '')}"*`
+        : `(${terms.map((t) => `"${t.replaceAll('"', '')}"`).join(' OR ')})`,
+    )
+    .join(' AND ');
 
 /** The PostgreSQL tsquery text of the words (`to_tsquery('simple', …)`): each a prefix, all required. */
 export const tsqueryWords = (words: string[]) => words.map((w) => `'${w.replaceAll("'", '')}':*`).join(' & ');

@@ -44,6 +44,9 @@ const stageOfStatus = (statusId: number) =>
 /** How many of the newest tickets a PostgreSQL search reads in id order before it turns to the text index. */
 const NEWEST_WINDOW = 5_000;
 
+/** A searched word starting more indexed words than this is read as a prefix instead. */
+const MAX_PREFIX_TERMS = 32;
+
 interface Slice {
   ids: number[];
   total: number;
@@ -63,7 +66,8 @@ export function createTicketsRepository(database: Database) {
     }
     const stages = stagesOf(filter.history);
     // `<> 'closed'` is the predicate of the partial index tickets_current_idx.
-    if (stages) conditions.push(filter.history === 'current' ? eb('t.stage', '<>', 'closed') : eb('t.stage', 'in', stages));
+    if (stages)
+      conditions.push(filter.history === 'current' ? eb('t.stage', '<>', 'closed') : eb('t.stage', 'in', stages));
     return eb.and(conditions);
   };
 
@@ -122,12 +126,29 @@ export function createTicketsRepository(database: Database) {
   /** Counts the rows of a query up to the cap, reading no further. */
   const countUpToCap = async (query: TicketsQuery): Promise<Pick<Slice, 'total' | 'isLowerBound'>> => {
     const { n } = await db
-      .selectFrom(query.select(sql.lit(1).as('one')).limit(TICKET_COUNT_CAP + 1).as('capped'))
+      .selectFrom(
+        query
+          .select(sql.lit(1).as('one'))
+          .limit(TICKET_COUNT_CAP + 1)
+          .as('capped'),
+      )
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow();
     const total = Number(n);
     return total > TICKET_COUNT_CAP ? { total: TICKET_COUNT_CAP, isLowerBound: true } : { total, isLowerBound: false };
   };
+
+  /** The indexed words a searched word starts, or null when more than MAX_PREFIX_TERMS. */
+  async function wordsStartingWith(word: string): Promise<string[] | null> {
+    const rows = await db
+      .selectFrom('ticket_words')
+      .select('word')
+      .where('word', '>=', word)
+      .where('word', '<', `${word}\u{10FFFF}`)
+      .limit(MAX_PREFIX_TERMS + 1)
+      .execute();
+    return rows.length > MAX_PREFIX_TERMS ? null : rows.map((r) => r.word);
+  }
 
   /**
    * SQLite: the FTS5 index answers the whole search, its scope and stage included
@@ -140,8 +161,12 @@ export function createTicketsRepository(database: Database) {
     limit: number,
     offset: number,
   ): Promise<Slice> {
-    const parts = [`{body} : (${fts5Words(words)})`];
-    if (id !== null) parts[0] = `(${parts[0]} OR {attrs} : ${ATTR.id}${id})`;
+    const expanded = await Promise.all(words.map(async (word) => ({ word, terms: await wordsStartingWith(word) })));
+    const isImpossible = expanded.some((w) => w.terms?.length === 0);
+    if (isImpossible && id === null) return { ids: [], total: 0, isLowerBound: false };
+    const byId = `{attrs} : ${ATTR.id}${id}`;
+    const parts = [isImpossible ? byId : `{body} : (${fts5Words(expanded)})`];
+    if (id !== null && !isImpossible) parts[0] = `(${parts[0]} OR ${byId})`;
     const { scope } = filter;
     if (scope.kind === 'mine') {
       parts.push(`{attrs} : (${ATTR.createdBy}${scope.userId} OR ${ATTR.assignee}${scope.userId})`);
@@ -167,9 +192,7 @@ export function createTicketsRepository(database: Database) {
 
   /** An exact `#id`: conditions on the tickets row, no text index needed. */
   async function idSearch(filter: TicketFilter, id: number, limit: number, offset: number): Promise<Slice> {
-    const query = fromTickets(db)
-      .where(scopeAndStage(filter))
-      .where('t.id', '=', id);
+    const query = fromTickets(db).where(scopeAndStage(filter)).where('t.id', '=', id);
     const rows = await query.select('t.id').orderBy('t.id', 'desc').limit(limit).offset(offset).execute();
     return { ids: rows.map((r) => r.id), ...(await countUpToCap(query)) };
   }
