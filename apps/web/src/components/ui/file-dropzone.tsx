@@ -1,12 +1,7 @@
 import '@mantine/dropzone/styles.css';
 import { ActionIcon, Alert, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { Dropzone, type FileRejection } from '@mantine/dropzone';
-import {
-  ATTACHMENT_MSG,
-  MAX_FILES_PER_UPLOAD,
-  formatBytes,
-  tooManyFilesMessage,
-} from '@portal/contract';
+import { ATTACHMENT_MSG, MAX_FILES_PER_UPLOAD, formatBytes, tooManyFilesMessage } from '@portal/contract';
 import { IconAlertTriangle, IconCloudUpload, IconFileTypePdf, IconPhoto, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 
