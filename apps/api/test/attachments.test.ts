@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../src/db/migrator.ts';
 import { contentDisposition, sniffType } from '../src/modules/attachments/attachments.service.ts';
 import { createTestApp, dialects, type TestApp } from './helper.ts';
 
@@ -388,5 +390,47 @@ describe.each(dialects)('the /example showcase endpoint on %s', (dialect) => {
       (await t.call(token, 'POST', '/api/user-permissions', { role_id: roleId })).json().routes as string[];
     expect(await routes(1, await t.login('admin'))).toContain('example');
     expect(await routes(3, agente)).not.toContain('example');
+  });
+});
+
+describe.each(dialects)('migration 0005 on an existing %s database', (dialect) => {
+  it('creates the attachment tables and gives Administrador the /example screen', async () => {
+    const t = await createTestApp(dialect);
+    try {
+      const { db } = t.services.database;
+      // Back to the state of a database seeded before 0005.
+      const route = await db.selectFrom('routes').select('id').where('name', '=', 'example').executeTakeFirstOrThrow();
+      const section = await db
+        .selectFrom('sections')
+        .select('id')
+        .where('route_id', '=', route.id)
+        .executeTakeFirstOrThrow();
+      await db.deleteFrom('sections_permission').where('section_id', '=', section.id).execute();
+      await db.deleteFrom('routes_permission').where('route_id', '=', route.id).execute();
+      await db.deleteFrom('sections').where('id', '=', section.id).execute();
+      await db.deleteFrom('routes').where('id', '=', route.id).execute();
+      await db.schema.dropTable('attachment_chunks').execute();
+      await db.schema.dropTable('ticket_attachments').execute();
+      await sql`delete from kysely_migration where name = '0005-attachments-and-example'`.execute(db);
+
+      expect(await migrateToLatest(t.services.database)).toEqual(['0005-attachments-and-example']);
+      t.services.permissions.invalidate();
+      const admin = await t.login('admin');
+      const routes = (await t.call(admin, 'POST', '/api/user-permissions', { role_id: 1 })).json().routes;
+      expect(routes).toContain('example');
+      const check = await t.call(admin, 'POST', '/api/check-permission', {
+        user_id: 1,
+        role_id: 1,
+        route_name: 'example',
+      });
+      expect(check.json().sections).toEqual([{ name: 'ex_main', r: 1, w: 1, u: 1, d: 1 }]);
+      const supervisorRoutes = (
+        await t.call(await t.login('supervisor'), 'POST', '/api/user-permissions', { role_id: 2 })
+      ).json().routes;
+      expect(supervisorRoutes).not.toContain('example');
+      expect(await db.selectFrom('ticket_attachments').selectAll().execute()).toEqual([]);
+    } finally {
+      await t.close();
+    }
   });
 });
