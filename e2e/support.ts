@@ -51,3 +51,48 @@ export const field = (page: Page, label: string) =>
 
 export const uniqueLetters = () =>
   Array.from({ length: 6 }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(Math.random() * 26)]).join('');
+
+export interface DroppedFile {
+  name: string;
+  mimeType: string;
+  /** The bytes, base64. */
+  base64: string;
+}
+
+/** Drops files on an element as a person dragging them from the desktop would (a real drop event). */
+export async function dropFiles(page: Page, selector: string, files: DroppedFile[]) {
+  const handle = await page.locator(selector).elementHandle();
+  await page.evaluate(
+    ({ target, files }) => {
+      const data = new DataTransfer();
+      for (const f of files) {
+        const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0));
+        data.items.add(new File([bytes], f.name, { type: f.mimeType }));
+      }
+      for (const type of ['dragenter', 'dragover', 'drop']) {
+        target!.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: data }));
+      }
+    },
+    { target: handle, files },
+  );
+}
+
+/** Small valid files of each accepted type, and one that is not. */
+export const sampleFiles = {
+  pdf: (name = 'informe.pdf'): DroppedFile => ({
+    name,
+    mimeType: 'application/pdf',
+    base64: Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n').toString('base64'),
+  }),
+  png: (name = 'foto.png'): DroppedFile => ({
+    name,
+    mimeType: 'image/png',
+    // A 1x1 red pixel.
+    base64: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  }),
+  exe: (name = 'programa.exe'): DroppedFile => ({
+    name,
+    mimeType: 'application/x-msdownload',
+    base64: Buffer.from('MZ\x90\x00 not a document').toString('base64'),
+  }),
+};

@@ -7,8 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
+import { attachmentsRoutes } from './modules/attachments/attachments.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { catalogRoutes } from './modules/catalogs/catalog.routes.ts';
+import { exampleRoutes } from './modules/example/example.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { passwordResetRoutes } from './modules/password-reset/password-reset.routes.ts';
@@ -92,6 +94,8 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
       await api.register(activitiesRoutes, { services });
       await api.register(workloadRoutes, { services });
       await api.register(profileRoutes, { services });
+      await api.register(attachmentsRoutes, { services });
+      await api.register(exampleRoutes);
     },
     { prefix: '/api' },
   );

@@ -1,3 +1,4 @@
+import { DEFAULT_ATTACHMENT_MAX_BYTES } from '@portal/contract';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -30,6 +31,12 @@ const ZEnv = z.object({
     .int()
     .positive()
     .default(256 * 1024),
+  ATTACHMENT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(1024 * 1024 * 1024)
+    .default(DEFAULT_ATTACHMENT_MAX_BYTES),
 });
 
 export interface Config {
@@ -48,6 +55,8 @@ export interface Config {
   logLevel: string;
   webDist: string | undefined;
   bodyLimit: number;
+  /** Largest file a ticket attachment may have. */
+  attachmentMaxBytes: number;
 }
 
 /** Reads the DESIGN.md configuration table from an environment object. */
@@ -75,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
     bodyLimit: e.BODY_LIMIT_BYTES,
+    attachmentMaxBytes: e.ATTACHMENT_MAX_BYTES,
   };
 }
 

@@ -4,6 +4,8 @@ import type { Database } from './db/database.ts';
 import { createCsrf } from './lib/csrf.ts';
 import { createMailer, type MailLog } from './lib/mailer.ts';
 import { createRateLimitStore, createRateLimiter } from './lib/rate-limiter.ts';
+import { createAttachmentsRepository } from './modules/attachments/attachments.repository.ts';
+import { createAttachmentsService } from './modules/attachments/attachments.service.ts';
 import { createAuditRepository } from './modules/audit/audit.repository.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createRevokedTokensRepository } from './modules/auth/revoked-tokens.repository.ts';
@@ -71,6 +73,13 @@ export function createServices(config: Config, database: Database, log: MailLog 
     tickets: ticketsRepository,
     notifications,
   });
+  const attachments = createAttachmentsService({
+    database,
+    attachments: createAttachmentsRepository(database),
+    tickets: ticketsRepository,
+    permissions,
+    maxBytes: config.attachmentMaxBytes,
+  });
   const workload = createWorkloadService({ workload: createWorkloadRepository(database) });
   const avatars = createAvatarStore(config.dataDir);
   const profile = createProfileService({
@@ -100,6 +109,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     passwordReset,
     tickets,
     activities,
+    attachments,
     workload,
     avatars,
     profile,

@@ -111,6 +111,22 @@ export interface ActivitiesTable {
   updated_at: Timestamp;
 }
 
+export interface TicketAttachmentsTable {
+  id: Generated<number>;
+  ticket_id: number;
+  name: string;
+  size: number;
+  type: string;
+  uploaded_by: number;
+  created_at: Timestamp;
+}
+
+export interface AttachmentChunksTable {
+  attachment_id: number;
+  seq: number;
+  data: Buffer;
+}
+
 export interface NotificationsTable {
   id: Generated<number>;
   user_id: number;
@@ -175,6 +191,8 @@ export interface DB {
   password_reset_codes: PasswordResetCodesTable;
   revoked_tokens: RevokedTokensTable;
   audit_log: AuditLogTable;
+  ticket_attachments: TicketAttachmentsTable;
+  attachment_chunks: AttachmentChunksTable;
 }
 
 export type CatalogTableName =

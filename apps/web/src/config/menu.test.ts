@@ -11,8 +11,9 @@ describe('menu', () => {
     expect(filterMenu([logoutItem], new Set())).toEqual([logoutItem]);
   });
 
-  it('has the four groups of SPEC §2 with the seven catalogues', () => {
-    expect(menu.map((g) => g.name)).toEqual(['Tickets', 'Catálogos', 'Accesos', 'Reportes']);
+  it('has the four groups of SPEC §2 with the seven catalogues, then the showcase', () => {
+    expect(menu.filter((g) => g.submenu).map((g) => g.name)).toEqual(['Tickets', 'Catálogos', 'Accesos', 'Reportes']);
+    expect(menu.at(-1)).toMatchObject({ name: 'Componentes', path: '/example' });
     expect(menu[1]!.submenu).toHaveLength(7);
   });
 

@@ -5,6 +5,7 @@ import {
   IconCategory,
   IconChartBar,
   IconClipboardList,
+  IconComponents,
   IconFile,
   IconFlag,
   IconHistory,
@@ -76,6 +77,7 @@ export const menu: MenuItem[] = [
     icon: IconChartBar,
     submenu: [{ name: 'Carga de trabajo', icon: IconTimeline, path: paths.workload }],
   },
+  { name: 'Componentes', icon: IconComponents, path: paths.example },
 ];
 
 /** The sidebar's last entry. */

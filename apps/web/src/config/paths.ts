@@ -22,6 +22,7 @@ export const paths = {
   routes: '/routes',
   workload: '/workload',
   usersProfile: '/users-profile',
+  example: '/example',
 } as const;
 
 /** Where a signed-in user lands (SPEC §9). */

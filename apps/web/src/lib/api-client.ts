@@ -51,7 +51,10 @@ export function onSessionLost(handler: (message: string) => void): void {
 }
 
 export interface RequestOptions {
+  /** JSON, or a FormData sent as multipart (file uploads). */
   body?: unknown;
+  /** Answer with the body as a Blob (file downloads); failures follow the same rules as JSON calls. */
+  asBlob?: boolean;
   signal?: AbortSignal;
   /** Calls made without a session (login, recovery): a 401 there is an answer, not a lost session. */
   isPublic?: boolean;
@@ -85,11 +88,12 @@ const detailsOf = (body: ErrorBody | null) => ({
  * turned into an `ApiError`.
  */
 export async function apiRequest<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
-  const { body, signal, isPublic = false } = options;
+  const { body, signal, isPublic = false, asBlob = false } = options;
+  const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = isPublic ? null : getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
   if (unsafeMethods.has(method)) {
     const csrf = await csrfToken();
     if (csrf) headers['X-CSRF-TOKEN'] = csrf;
@@ -100,7 +104,7 @@ export async function apiRequest<T>(method: HttpMethod, path: string, options: R
     response = await fetch(`${API_BASE}${path}`, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
       signal,
       credentials: 'same-origin',
     });
@@ -110,6 +114,7 @@ export async function apiRequest<T>(method: HttpMethod, path: string, options: R
   }
 
   const { status, statusText } = response;
+  if (asBlob && response.ok) return (await response.blob()) as T;
   const text = await response.text().catch(() => '');
   const contentType = response.headers.get('content-type') ?? '';
   const isHtml = contentType.includes('text/html') || /^\s*</.test(text);

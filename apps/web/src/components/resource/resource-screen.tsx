@@ -1,16 +1,14 @@
 import { Group, Paper, Stack, Text } from '@mantine/core';
-import { IconPencil, IconRestore, IconTrash } from '@tabler/icons-react';
+import { IconPencil } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { ChangeStatusButton } from '@/components/ui/change-status-button.tsx';
 import { DataTable, type DataColumn } from '@/components/ui/data-table.tsx';
 import { IconAction } from '@/components/ui/icon-action.tsx';
 import { ListHeader } from '@/components/ui/list-header.tsx';
 import { ListPagination } from '@/components/ui/list-pagination.tsx';
 import { ListToolbar } from '@/components/ui/list-toolbar.tsx';
 import { StatusBadge } from '@/components/ui/status-badge.tsx';
-import { isApiError, isSessionLost } from '@/lib/api-client.ts';
-import { notifyError, notifySuccess } from '@/lib/notify.ts';
 import { useSectionFlags } from '@/lib/permissions.ts';
 import { changeRecordStatus, resourceKeys, resourceListQuery } from '@/lib/resource-api.ts';
 import { isLoadingPage, useListParams } from '@/lib/use-list-params.ts';
@@ -36,31 +34,11 @@ export function ResourceScreen({ config, isEmbedded = false }: { config: Resourc
   const lastPage = records.isError ? 1 : Math.max(records.data?.last_page ?? 1, 1);
   const total = records.isError ? 0 : (records.data?.total ?? 0);
 
-  const [statusTarget, setStatusTarget] = useState<Row | null>(null);
-  const [isChangingStatus, setChangingStatus] = useState(false);
-  const isDeactivating = statusTarget?.status_id === 1;
-
-  async function changeStatus() {
-    if (!statusTarget) return;
-    setChangingStatus(true);
-    try {
-      await changeRecordStatus(config.resource, statusTarget.id, isDeactivating ? 2 : 1);
-      notifySuccess(
-        isDeactivating ? 'Eliminado' : 'Restaurado',
-        isDeactivating ? 'El registro fue desactivado.' : 'El registro fue restaurado.',
-      );
-    } catch (error) {
-      if (!isSessionLost(error)) {
-        notifyError('Hubo un problema al actualizar el estado.', isApiError(error) ? error.message : '');
-      }
-    } finally {
-      setChangingStatus(false);
-      setStatusTarget(null);
-    }
-    // The list reloads keeping its page (SPEC §4).
+  // The list reloads keeping its page (SPEC §4).
+  const reload = async () => {
     await queryClient.invalidateQueries({ queryKey: resourceKeys.all(config.resource) });
     await queryClient.invalidateQueries({ queryKey: resourceKeys.options(config.resource) });
-  }
+  };
 
   const columns: DataColumn<Row>[] = [
     {
@@ -95,24 +73,14 @@ export function ResourceScreen({ config, isEmbedded = false }: { config: Resourc
               onClick={() => setForm({ mode: 'edit', record: row })}
             />
           )}
-          {canChangeStatus &&
-            (row.status_id === 1 ? (
-              <IconAction
-                label="Eliminar"
-                ariaLabel={`Eliminar registro ${row.id}`}
-                icon={<IconTrash size={18} />}
-                color="red"
-                onClick={() => setStatusTarget(row)}
-              />
-            ) : (
-              <IconAction
-                label="Restaurar"
-                ariaLabel={`Restaurar registro ${row.id}`}
-                icon={<IconRestore size={18} />}
-                color="teal"
-                onClick={() => setStatusTarget(row)}
-              />
-            ))}
+          {canChangeStatus && (
+            <ChangeStatusButton
+              statusId={row.status_id}
+              recordLabel={`registro ${row.id}`}
+              onChange={(next) => changeRecordStatus(config.resource, row.id, next)}
+              onDone={reload}
+            />
+          )}
         </Group>
       ),
     });
@@ -146,17 +114,6 @@ export function ResourceScreen({ config, isEmbedded = false }: { config: Resourc
           />
         </Stack>
       </Paper>
-
-      <ConfirmDialog
-        opened={statusTarget !== null}
-        title={isDeactivating ? '¿Estás seguro de eliminar?' : '¿Estás seguro de restaurar?'}
-        message={isDeactivating ? 'Este registro será desactivado' : 'Este registro será activado nuevamente'}
-        confirmLabel={isDeactivating ? 'Sí, eliminar' : 'Sí, restaurar'}
-        color={isDeactivating ? 'red' : undefined}
-        isBusy={isChangingStatus}
-        onConfirm={() => void changeStatus()}
-        onCancel={() => setStatusTarget(null)}
-      />
 
       {form && (
         <ResourceFormModal

@@ -1,7 +1,6 @@
-import { Anchor, Button, Center, Group, PinInput, Stack, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Anchor, Button, Center, Group, Stack, Text } from '@mantine/core';
 import { PASSWORD_RESET_MSG, RESET_CODE_LENGTH, RESET_CODE_TTL_MINUTES } from '@portal/contract';
-import { useRef, useState, type ClipboardEvent, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { paths } from '@/config/paths.ts';
 import { notifySuccess } from '@/lib/notify.ts';
@@ -9,6 +8,7 @@ import { useSendResetCode } from '../api/send-reset-code.ts';
 import { useVerifyResetCode } from '../api/verify-reset-code.ts';
 import { resetStorage } from '../reset-storage.ts';
 import { AuthFrame, ProblemAlert } from '@/components/ui/auth-frame.tsx';
+import { CodeInput, type CodeInputHandle } from '@/components/ui/code-input.tsx';
 import { recoveryErrorText } from './recovery-error.ts';
 
 /** Step 2 of SPEC §4; without a stored e-mail there is nothing to confirm. */
@@ -29,23 +29,9 @@ function ConfirmCode({ email }: { email: string }) {
   const resend = useSendResetCode();
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState<Problem | null>(null);
-  const boxes = useRef<HTMLDivElement>(null);
+  const boxes = useRef<CodeInputHandle>(null);
   const isComplete = code.length === RESET_CODE_LENGTH;
-  // Six 50 px boxes do not fit a 360 px phone inside the card.
-  const isNarrow = useMediaQuery('(max-width: 26em)');
-
-  const focusBox = (index: number) =>
-    boxes.current?.querySelectorAll<HTMLInputElement>('input:not([type=hidden])')[index]?.focus();
-
-  // A pasted mail line ("Tu código es: 123 456") still fills the boxes: only its digits count.
-  const paste = (event: ClipboardEvent<HTMLInputElement>) => {
-    event.preventDefault();
-    const digits = event.clipboardData.getData('text/plain').replace(/\D/g, '').slice(0, RESET_CODE_LENGTH);
-    if (digits === '') return;
-    setCode(digits);
-    setProblem(null);
-    focusBox(Math.min(digits.length, RESET_CODE_LENGTH - 1));
-  };
+  const focusBox = (index: number) => boxes.current?.focusBox(index);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -102,25 +88,17 @@ function ConfirmCode({ email }: { email: string }) {
               Código de verificación
             </Text>
             <Center>
-              <PinInput
-                rootRef={boxes}
+              <CodeInput
+                ref={boxes}
                 length={RESET_CODE_LENGTH}
-                type="number"
-                oneTimeCode
                 autoFocus
-                size={isNarrow ? 'md' : 'lg'}
-                gap={isNarrow ? 6 : 'sm'}
                 value={code}
                 onChange={(value) => {
                   setCode(value);
                   if (problem) setProblem(null);
                 }}
-                error={problem !== null}
-                aria-labelledby="reset-code-label"
-                getInputProps={(index) => ({
-                  'aria-label': `Dígito ${index + 1} de ${RESET_CODE_LENGTH}`,
-                  onPaste: paste,
-                })}
+                hasError={problem !== null}
+                labelledBy="reset-code-label"
               />
             </Center>
           </Stack>

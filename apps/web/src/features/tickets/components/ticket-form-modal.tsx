@@ -1,14 +1,27 @@
-import { Modal, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
-import { MSG, sanitize, ZTicketWrite, type TOption, type TTicket, type TTicketWrite } from '@portal/contract';
-import { useQueryClient } from '@tanstack/react-query';
+import { Divider, Modal, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import {
+  DEFAULT_ATTACHMENT_MAX_BYTES,
+  MAX_FILES_PER_UPLOAD,
+  MSG,
+  sanitize,
+  ZTicketWrite,
+  type TOption,
+  type TTicket,
+  type TTicketWrite,
+} from '@portal/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { FileDropzone } from '@/components/ui/file-dropzone.tsx';
 import { ModalTitle } from '@/components/ui/modal-title.tsx';
 import { OptionSelect } from '@/components/ui/option-select.tsx';
 import { FormActions, FormProblemAlert, validMark } from '@/components/ui/record-form.tsx';
-import { notifySuccess } from '@/lib/notify.ts';
+import { errorText, isSessionLost } from '@/lib/api-client.ts';
+import { notifyError, notifySuccess } from '@/lib/notify.ts';
 import type { OptionSource } from '@/lib/resource-api.ts';
 import { useRecordForm } from '@/lib/use-record-form.ts';
+import { attachmentKeys, attachmentsQuery, uploadAttachments } from '../api/attachments-api.ts';
 import { createTicket, ticketKeys, updateTicket } from '../api/tickets-api.ts';
+import { AttachmentsPanel } from './attachments-panel.tsx';
 
 type Values = Record<keyof TTicketWrite, string>;
 
@@ -90,6 +103,24 @@ export function TicketFormModal({ ticket, onClose }: { ticket?: TTicket; onClose
   const [values, setValues] = useState<Values>(() => initial(ticket));
   const errors = validate(values);
   const form = useRecordForm(errors, onClose);
+  // Files dropped here are attached once the ticket is saved (a new ticket has no id before).
+  const [files, setFiles] = useState<File[]>([]);
+  const attachments = useQuery({ ...attachmentsQuery(ticket?.id ?? 0), enabled: isEdit });
+  const limits = attachments.data?.limits;
+  const canAttach = !isEdit || attachments.data?.can_add === true;
+  const room = limits ? Math.min(limits.max_files, limits.max_per_ticket - attachments.data!.data.length) : 0;
+
+  async function attachTo(ticketId: number) {
+    if (files.length === 0) return;
+    try {
+      await uploadAttachments(ticketId, files);
+    } catch (error) {
+      if (!isSessionLost(error)) {
+        notifyError('El ticket se guardó, pero los archivos no se adjuntaron', errorText(error, ''));
+      }
+    }
+    await queryClient.invalidateQueries({ queryKey: attachmentKeys.ofTicket(ticketId) });
+  }
 
   const set = (name: keyof Values, value: string) => {
     const clean = name === 'name' || name === 'description' ? sanitize('alphanumeric', value) : value;
@@ -101,8 +132,8 @@ export function TicketFormModal({ ticket, onClose }: { ticket?: TTicket; onClose
     event.preventDefault();
     const body = { ...values, name: values.name.trim(), description: values.description.trim() };
     void form.save(Object.keys(values), async () => {
-      if (isEdit) await updateTicket(ticket.id, body);
-      else await createTicket(body);
+      const saved = isEdit ? await updateTicket(ticket.id, body) : await createTicket(body);
+      await attachTo(saved.data.id);
       notifySuccess(
         isEdit ? 'Actualizado' : 'Creado',
         isEdit ? 'Registro actualizado exitosamente.' : 'Registro creado exitosamente.',
@@ -160,6 +191,24 @@ export function TicketFormModal({ ticket, onClose }: { ticket?: TTicket; onClose
               />
             ))}
           </SimpleGrid>
+          {(isEdit || canAttach) && <Divider />}
+          {isEdit && <AttachmentsPanel ticketId={ticket.id} withUpload={false} />}
+          {canAttach &&
+            (isEdit && room <= 0 ? null : (
+              <Stack gap={4}>
+                <Text size="sm" fw={500}>
+                  {isEdit ? 'Adjuntar más archivos' : 'Archivos adjuntos'}
+                </Text>
+                <FileDropzone
+                  value={files}
+                  onChange={setFiles}
+                  maxFiles={isEdit ? room : MAX_FILES_PER_UPLOAD}
+                  maxSize={limits?.max_bytes ?? DEFAULT_ATTACHMENT_MAX_BYTES}
+                  disabled={form.isSaving}
+                  label="Arrastra archivos aquí o haz clic para elegirlos; se adjuntan al guardar"
+                />
+              </Stack>
+            ))}
           <FormActions onCancel={onClose} isSaving={form.isSaving} />
         </Stack>
       </form>

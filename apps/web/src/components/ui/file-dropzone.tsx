@@ -1,0 +1,180 @@
+import '@mantine/dropzone/styles.css';
+import { ActionIcon, Alert, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Dropzone, type FileRejection } from '@mantine/dropzone';
+import { ATTACHMENT_MSG, MAX_FILES_PER_UPLOAD, formatBytes, tooManyFilesMessage } from '@portal/contract';
+import { IconAlertTriangle, IconCloudUpload, IconFileTypePdf, IconPhoto, IconX } from '@tabler/icons-react';
+import { useState } from 'react';
+
+/** pdf, jpg/jpeg and png (SPEC §2): checked by type or by extension, as the browser reports either. */
+export const DOCUMENT_ACCEPT: Record<string, string[]> = {
+  'application/pdf': ['.pdf'],
+  'image/jpeg': ['.jpg', '.jpeg'],
+  'image/png': ['.png'],
+};
+
+export interface FileDropzoneProps {
+  /** The files chosen so far (controlled). */
+  value: File[];
+  onChange: (files: File[]) => void;
+  /** Most files at once (SPEC §9: 3 by default). */
+  maxFiles?: number;
+  /** Largest file in bytes; no limit by default (SPEC §5). */
+  maxSize?: number;
+  accept?: Record<string, string[]>;
+  disabled?: boolean;
+  loading?: boolean;
+  /** What the zone says; the accepted types and limits are added below it. */
+  label?: string;
+}
+
+const iconOf = (type: string) =>
+  type === 'application/pdf' ? (
+    <IconFileTypePdf size={18} color="var(--mantine-color-red-7)" aria-hidden />
+  ) : (
+    <IconPhoto size={18} color="var(--mantine-color-blue-7)" aria-hidden />
+  );
+
+/**
+ * The file drop zone (SPEC §2, §5, §9): drag or pick files of the accepted
+ * types, at most `maxFiles`; refusals say 'Formato inválido' or 'Solo se pueden
+ * subir N como máximo'; the chosen files are listed with name, size and type.
+ */
+export function FileDropzone({
+  value,
+  onChange,
+  maxFiles = MAX_FILES_PER_UPLOAD,
+  maxSize,
+  accept = DOCUMENT_ACCEPT,
+  disabled = false,
+  loading = false,
+  label = 'Arrastra los archivos aquí o haz clic para elegirlos',
+}: FileDropzoneProps) {
+  const [problems, setProblems] = useState<string[]>([]);
+  const extensions = [...new Set(Object.values(accept).flat())].map((e) => e.slice(1)).join(', ');
+
+  const drop = (files: File[]) => {
+    if (value.length + files.length > maxFiles) {
+      setProblems([tooManyFilesMessage(maxFiles)]);
+      return;
+    }
+    setProblems([]);
+    onChange([...value, ...files]);
+  };
+
+  const reject = (rejections: FileRejection[]) => {
+    const codes = new Set(rejections.flatMap((r) => r.errors.map((e) => e.code)));
+    const messages: string[] = [];
+    if (codes.has('too-many-files')) {
+      messages.push(tooManyFilesMessage(maxFiles));
+    }
+    if (codes.has('file-invalid-type')) messages.push(ATTACHMENT_MSG.invalidFormat);
+    for (const r of rejections) {
+      if (maxSize && r.errors.some((e) => e.code === 'file-too-large')) {
+        messages.push(ATTACHMENT_MSG.tooLarge(r.file.name, maxSize));
+      }
+    }
+    setProblems(messages.length > 0 ? messages : [ATTACHMENT_MSG.invalidFormat]);
+  };
+
+  const remove = (index: number) => {
+    setProblems([]);
+    onChange(value.filter((_, i) => i !== index));
+  };
+
+  const isFull = value.length >= maxFiles;
+
+  return (
+    <Stack gap="xs">
+      <Dropzone
+        onDrop={drop}
+        onReject={reject}
+        accept={accept}
+        maxSize={maxSize}
+        multiple
+        disabled={disabled}
+        loading={loading}
+        radius="md"
+        p="md"
+        aria-label={label}
+        data-testid="file-dropzone"
+        data-full={isFull || undefined}
+      >
+        <Group justify="center" gap="sm" wrap="nowrap" style={{ pointerEvents: 'none' }}>
+          <Dropzone.Accept>
+            <IconCloudUpload size={34} stroke={1.5} color="var(--mantine-color-blue-6)" />
+          </Dropzone.Accept>
+          <Dropzone.Reject>
+            <IconX size={34} stroke={1.5} color="var(--mantine-color-red-6)" />
+          </Dropzone.Reject>
+          <Dropzone.Idle>
+            <IconCloudUpload size={34} stroke={1.5} color="var(--mantine-color-gray-6)" />
+          </Dropzone.Idle>
+          <div>
+            <Text size="sm" fw={500}>
+              {label}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {extensions.toUpperCase()}; hasta {maxFiles} {maxFiles === 1 ? 'archivo' : 'archivos'}
+              {maxSize ? ` de ${formatBytes(maxSize)} cada uno` : ''}.
+            </Text>
+          </div>
+        </Group>
+      </Dropzone>
+
+      {problems.length > 0 && (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle />} role="alert" py="xs">
+          <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+            {problems.join('\n')}
+          </Text>
+        </Alert>
+      )}
+
+      {value.length > 0 && (
+        <Table verticalSpacing={4} fz="sm" aria-label="Archivos seleccionados" data-testid="dropped-files">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Nombre</Table.Th>
+              <Table.Th w={90}>Tamaño</Table.Th>
+              <Table.Th w={130}>Tipo</Table.Th>
+              <Table.Th w={40} />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {value.map((file, index) => (
+              <Table.Tr key={`${file.name}-${file.size}-${index}`}>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    {iconOf(file.type)}
+                    <Text size="sm" truncate="end" maw={260} title={file.name}>
+                      {file.name}
+                    </Text>
+                  </Group>
+                </Table.Td>
+                <Table.Td>{formatBytes(file.size)}</Table.Td>
+                <Table.Td>
+                  <Text size="xs" c="dimmed">
+                    {file.type || 'desconocido'}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Tooltip label="Quitar">
+                    <ActionIcon
+                      variant="subtle"
+                      color="gray"
+                      size="sm"
+                      aria-label={`Quitar ${file.name}`}
+                      onClick={() => remove(index)}
+                      disabled={loading}
+                    >
+                      <IconX size={14} />
+                    </ActionIcon>
+                  </Tooltip>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Stack>
+  );
+}
