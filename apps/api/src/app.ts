@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { catalogRoutes } from './modules/catalogs/catalog.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -92,6 +93,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
       await api.register(activitiesRoutes, { services });
       await api.register(workloadRoutes, { services });
       await api.register(profileRoutes, { services });
+      await api.register(auditRoutes, { services });
     },
     { prefix: '/api' },
   );

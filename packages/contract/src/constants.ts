@@ -31,6 +31,7 @@ export const SECTIONS = {
   sections: 'se_main',
   sectionsPermission: 'sepe_main',
   workload: 'wl_main',
+  auditLog: 'au_main',
 } as const;
 export type SectionName = (typeof SECTIONS)[keyof typeof SECTIONS];
 

@@ -15,6 +15,7 @@ export const routeSections: Record<string, string[]> = {
   users: [SECTIONS.users],
   routes: [SECTIONS.roles, SECTIONS.routes, SECTIONS.routesPermission, SECTIONS.sections, SECTIONS.sectionsPermission],
   workload: [SECTIONS.workload],
+  'audit-log': [SECTIONS.auditLog],
 };
 
 const all: PermissionFlag[] = ['r', 'w', 'u', 'd'];
