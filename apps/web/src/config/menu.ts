@@ -10,6 +10,7 @@ import {
   IconHistory,
   IconKey,
   IconLayersLinked,
+  IconListSearch,
   IconListDetails,
   IconLogout,
   IconMapPin,
@@ -69,6 +70,7 @@ export const menu: MenuItem[] = [
     submenu: [
       { name: 'Usuarios', icon: IconUsers, path: paths.users },
       { name: 'Roles y Permisos', icon: IconShieldLock, path: paths.routes },
+      { name: 'Auditoría', icon: IconListSearch, path: paths.auditLog },
     ],
   },
   {
