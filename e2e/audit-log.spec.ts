@@ -38,7 +38,13 @@ test('the administrator opens Auditoría, finds their own sign-in and downloads 
   const csv = await readFile((await download.path())!, 'utf8');
   expect(csv.startsWith('\uFEFFFecha,Usuario,Acción,Dirección,Detalles,Evento,Fecha (UTC)\r\n')).toBe(true);
   expect(csv).toContain('Ana Administradora (@admin),Inicio de sesión,127.0.0.1');
-  expect(csv.split('\r\n').filter(Boolean).slice(1).every((line) => line.includes(',login.success,'))).toBe(true);
+  expect(
+    csv
+      .split('\r\n')
+      .filter(Boolean)
+      .slice(1)
+      .every((line) => line.includes(',login.success,')),
+  ).toBe(true);
   await expect(page.getByText('Exportación lista')).toBeVisible();
 });
 

@@ -6,6 +6,21 @@ import { useState } from 'react';
 import { SelectField, toSelectOptions } from '@/components/ui/select-field.tsx';
 import { auditUsersQuery } from '../api/audit-log-api.ts';
 
+/** The action choices in groups an administrator looks for. */
+const groupOf = (event: string) => {
+  const prefix = event.split('.')[0]!;
+  if (prefix === 'ticket') return 'Tickets';
+  if (prefix === 'user') return 'Usuarios';
+  if (['role', 'route', 'section', 'route_permission', 'section_permission'].includes(prefix))
+    return 'Roles y permisos';
+  if (prefix === 'password' || prefix === 'password_reset') return 'Contraseñas';
+  return 'Sesiones y accesos';
+};
+const groupedEvents = ['Sesiones y accesos', 'Contraseñas', 'Tickets', 'Usuarios', 'Roles y permisos'].map((group) => ({
+  group,
+  items: AUDIT_EVENT_OPTIONS.filter((o) => groupOf(o.value) === group),
+}));
+
 const ALL_USERS = { value: '', label: 'Todos los usuarios' };
 const RANGE_ERROR = 'La fecha inicial no puede ser posterior a la final.';
 
@@ -37,7 +52,7 @@ export function AuditFilters({ value, onChange }: AuditFiltersProps) {
 
   return (
     <Group gap="sm" align="flex-start" wrap="wrap">
-      <div style={{ width: 260, maxWidth: '100%' }}>
+      <div style={{ width: 240, maxWidth: '100%' }}>
         <SelectField
           label="Usuario"
           value={value.user_id === undefined ? '' : String(value.user_id)}
@@ -49,14 +64,14 @@ export function AuditFilters({ value, onChange }: AuditFiltersProps) {
       <MultiSelect
         label="Acción"
         placeholder={value.event?.length ? undefined : 'Todas las acciones'}
-        data={AUDIT_EVENT_OPTIONS}
+        data={groupedEvents}
         value={value.event ?? []}
         onChange={(events) => onChange({ ...value, event: events.length > 0 ? events : undefined })}
         searchable
         clearable
         nothingFoundMessage="No se encontraron resultados"
         maxDropdownHeight={260}
-        w={{ base: '100%', sm: 340 }}
+        w={{ base: '100%', sm: 290 }}
         comboboxProps={{ withinPortal: true }}
       />
       <TextInput
@@ -65,7 +80,7 @@ export function AuditFilters({ value, onChange }: AuditFiltersProps) {
         value={days.from}
         max={days.to || undefined}
         onChange={(e) => changeDays({ ...days, from: e.currentTarget.value })}
-        w={160}
+        w={150}
       />
       <TextInput
         type="date"
@@ -74,7 +89,7 @@ export function AuditFilters({ value, onChange }: AuditFiltersProps) {
         min={days.from || undefined}
         onChange={(e) => changeDays({ ...days, to: e.currentTarget.value })}
         error={isRangeInverted ? RANGE_ERROR : undefined}
-        w={160}
+        w={150}
       />
       {(hasFilters(value) || days.from !== '' || days.to !== '') && (
         <Button variant="subtle" leftSection={<IconFilterOff size={16} />} onClick={clear} mt={25}>

@@ -11,7 +11,15 @@ import { auditLogQuery, browserTimeZone } from '../api/audit-log-api.ts';
 import { AuditFilters, hasFilters } from './audit-filters.tsx';
 import { ExportCsvButton } from './export-csv-button.tsx';
 
-const dateTime = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium', timeStyle: 'medium' });
+const dateTime = new Intl.DateTimeFormat('es-MX', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
 
 /** Failures and refusals stand out from the everyday sign-ins. */
 const isRefusal = (event: string) =>
@@ -20,7 +28,7 @@ const isRefusal = (event: string) =>
 const columns: DataColumn<TAuditEntry>[] = [
   {
     header: 'Fecha',
-    width: 190,
+    width: 200,
     render: (e) => (
       <Text size="sm" component="time" dateTime={e.created_at}>
         {dateTime.format(new Date(e.created_at))}
