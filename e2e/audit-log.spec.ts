@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { signInQuickly, signInWithForm, sidebar } from './support.ts';
@@ -58,4 +59,18 @@ test('the supervisor has no Auditoría in the menu and cannot open it', async ({
   await page.goto('/audit-log');
   await expect(page.getByRole('heading', { name: 'Acceso denegado' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Auditoría' })).toHaveCount(0);
+});
+
+test('Auditoría has no serious or critical accessibility violation', async ({ page }) => {
+  await signInQuickly(page, 'admin');
+  await page.goto('/audit-log');
+  await expect(page.getByRole('table', { name: 'Auditoría' }).getByRole('row').nth(1)).toBeVisible();
+  await page.waitForTimeout(300);
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+  expect(serious).toEqual([]);
 });
