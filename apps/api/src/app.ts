@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { catalogRoutes } from './modules/catalogs/catalog.routes.ts';
 import { exampleRoutes } from './modules/example/example.routes.ts';
@@ -96,6 +97,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
       await api.register(profileRoutes, { services });
       await api.register(attachmentsRoutes, { services });
       await api.register(exampleRoutes);
+      await api.register(auditRoutes, { services });
     },
     { prefix: '/api' },
   );

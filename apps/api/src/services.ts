@@ -6,7 +6,9 @@ import { createMailer, type MailLog } from './lib/mailer.ts';
 import { createRateLimitStore, createRateLimiter } from './lib/rate-limiter.ts';
 import { createAttachmentsRepository } from './modules/attachments/attachments.repository.ts';
 import { createAttachmentsService } from './modules/attachments/attachments.service.ts';
-import { createAuditRepository } from './modules/audit/audit.repository.ts';
+import { createAuditLogReader, createAuditRepository } from './modules/audit/audit.repository.ts';
+import { createAuditLogService } from './modules/audit/audit.service.ts';
+import { auditCatalogWrites } from './modules/audit/catalog-writes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createRevokedTokensRepository } from './modules/auth/revoked-tokens.repository.ts';
 import { createSessionChecker } from './modules/auth/sessions.ts';
@@ -57,7 +59,10 @@ export function createServices(config: Config, database: Database, log: MailLog 
     log,
     secret: config.jwtSecret,
   });
-  const catalogs = createCatalogService(database, { onPermissionsChange: () => permissions.invalidate() });
+  const catalogs = createCatalogService(database, {
+    onPermissionsChange: () => permissions.invalidate(),
+    onWrite: auditCatalogWrites(audit),
+  });
   const notifications = createNotificationsService({
     database,
     databaseUrl: config.databaseUrl,
@@ -66,7 +71,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     audit,
   });
   const ticketsRepository = createTicketsRepository(database);
-  const tickets = createTicketsService({ database, tickets: ticketsRepository, permissions, notifications });
+  const tickets = createTicketsService({ database, tickets: ticketsRepository, permissions, notifications, audit });
   const activities = createActivitiesService({
     database,
     activities: createActivitiesRepository(database),
@@ -81,6 +86,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     maxBytes: config.attachmentMaxBytes,
   });
   const workload = createWorkloadService({ workload: createWorkloadRepository(database) });
+  const auditLog = createAuditLogService({ reader: createAuditLogReader(database) });
   const avatars = createAvatarStore(config.dataDir);
   const profile = createProfileService({
     profile: createProfileRepository(database),
@@ -95,6 +101,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     config,
     database,
     audit,
+    auditLog,
     users,
     revokedTokens,
     tokens,

@@ -32,6 +32,7 @@ export const SECTIONS = {
   sectionsPermission: 'sepe_main',
   workload: 'wl_main',
   example: 'ex_main',
+  auditLog: 'au_main',
 } as const;
 export type SectionName = (typeof SECTIONS)[keyof typeof SECTIONS];
 

@@ -11,3 +11,4 @@ export * from './schemas/activities.ts';
 export * from './schemas/profile.ts';
 export * from './schemas/password-reset.ts';
 export * from './schemas/attachments.ts';
+export * from './schemas/audit.ts';

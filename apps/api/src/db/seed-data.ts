@@ -16,6 +16,7 @@ export const routeSections: Record<string, string[]> = {
   routes: [SECTIONS.roles, SECTIONS.routes, SECTIONS.routesPermission, SECTIONS.sections, SECTIONS.sectionsPermission],
   workload: [SECTIONS.workload],
   example: [SECTIONS.example],
+  'audit-log': [SECTIONS.auditLog],
 };
 
 const all: PermissionFlag[] = ['r', 'w', 'u', 'd'];

@@ -48,6 +48,7 @@ export const screens: Screen[] = [
   { path: paths.priorityTypes, access: 'permission', load: catalogPage },
   { path: paths.users, access: 'permission', load: () => import('@/features/users/components/users-page.tsx') },
   { path: paths.routes, access: 'permission', load: () => import('@/features/access/components/roles-permissions-page.tsx') },
+  { path: paths.auditLog, access: 'permission', load: () => import('@/features/audit-log/components/audit-log-page.tsx') },
   { path: paths.tickets, access: 'permission', load: () => import('@/features/tickets/components/tickets-page.tsx') },
   { path: paths.generalTickets, access: 'permission', load: () => import('@/features/tickets/components/general-tickets-page.tsx') },
   { path: paths.recordTickets, access: 'permission', load: () => import('@/features/tickets/components/record-tickets-page.tsx') },

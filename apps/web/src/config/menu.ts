@@ -11,6 +11,7 @@ import {
   IconHistory,
   IconKey,
   IconLayersLinked,
+  IconListSearch,
   IconListDetails,
   IconLogout,
   IconMapPin,
@@ -70,6 +71,7 @@ export const menu: MenuItem[] = [
     submenu: [
       { name: 'Usuarios', icon: IconUsers, path: paths.users },
       { name: 'Roles y Permisos', icon: IconShieldLock, path: paths.routes },
+      { name: 'Auditoría', icon: IconListSearch, path: paths.auditLog },
     ],
   },
   {

@@ -20,6 +20,7 @@ export const paths = {
 
   users: '/users',
   routes: '/routes',
+  auditLog: '/audit-log',
   workload: '/workload',
   usersProfile: '/users-profile',
   example: '/example',

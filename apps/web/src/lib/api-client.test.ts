@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   api,
+  apiDownload,
   ApiError,
   errorText,
   NETWORK_ERROR_MESSAGE,
@@ -153,5 +154,46 @@ describe('api client failure rules (SPEC §4, §8)', () => {
     expect(error.status).toBe(500);
     expect(error.details.isNetworkError).toBe(true);
     expect(lost).not.toHaveBeenCalled();
+  });
+
+  it('downloads a streamed file with its name and progress, and fails on a refusal as any call does', async () => {
+    const fetchMock = vi.fn(
+      async () =>
+        new Response('\uFEFFa,b\r\n1,2\r\n', {
+          status: 200,
+          headers: {
+            'content-type': 'text/csv; charset=utf-8',
+            'content-disposition': 'attachment; filename="auditoria-2025-01-02.csv"',
+          },
+        }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const progress: number[] = [];
+    const { blob, fileName } = await apiDownload(
+      '/audit-log/export',
+      { search: '' },
+      { onProgress: (n) => progress.push(n) },
+    );
+    expect(fileName).toBe('auditoria-2025-01-02.csv');
+    const text = await new Promise((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result);
+      reader.readAsText(blob);
+    });
+    // The reader drops the byte order mark it decodes; the blob keeps its 3 bytes.
+    expect(text).toBe('a,b\r\n1,2\r\n');
+    expect(blob.size).toBe(3 + 10);
+    expect(progress.at(-1)).toBe(blob.size);
+    const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(init.method).toBe('POST');
+    expect((init.headers as Record<string, string>).Authorization).toBe('Bearer header.payload.signature');
+
+    respond(403, '{"status":false,"message":"No tienes permiso para realizar esta acción."}');
+    const refused = await failure(apiDownload('/audit-log/export', {}));
+    expect(refused).toMatchObject({ status: 403, message: 'No tienes permiso para realizar esta acción.' });
+
+    respond(401, '{"status":false,"message":"Sesión expirada."}');
+    expect((await failure(apiDownload('/audit-log/export', {}))).message).toBe(SESSION_EXPIRED_MESSAGE);
+    expect(lost).toHaveBeenCalledWith(SESSION_EXPIRED_MESSAGE);
   });
 });

@@ -88,9 +88,16 @@ const detailsOf = (body: ErrorBody | null) => ({
  * turned into an `ApiError`.
  */
 export async function apiRequest<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
-  const { body, signal, isPublic = false, asBlob = false } = options;
+  const { response, token } = await send(method, path, options, 'application/json');
+  if (options.asBlob && response.ok) return (await response.blob()) as T;
+  return readAnswer<T>(response, method, token, options.isPublic ?? false);
+}
+
+/** Headers of the call, fetch, and a network failure turned into an `ApiError`. */
+async function send(method: HttpMethod, path: string, options: RequestOptions, accept: string) {
+  const { body, signal, isPublic = false } = options;
   const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: accept };
   const token = isPublic ? null : getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
@@ -99,22 +106,24 @@ export async function apiRequest<T>(method: HttpMethod, path: string, options: R
     if (csrf) headers['X-CSRF-TOKEN'] = csrf;
   }
 
-  let response: Response;
   try {
-    response = await fetch(`${API_BASE}${path}`, {
+    const response = await fetch(`${API_BASE}${path}`, {
       method,
       headers,
       body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
       signal,
       credentials: 'same-origin',
     });
+    return { response, token };
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new ApiError(NETWORK_ERROR_MESSAGE, 500, { isNetworkError: true });
   }
+}
 
+/** A JSON answer, or the `ApiError` its failure means (SPEC §4, §8). */
+async function readAnswer<T>(response: Response, method: HttpMethod, token: string | null, isPublic: boolean) {
   const { status, statusText } = response;
-  if (asBlob && response.ok) return (await response.blob()) as T;
   const text = await response.text().catch(() => '');
   const contentType = response.headers.get('content-type') ?? '';
   const isHtml = contentType.includes('text/html') || /^\s*</.test(text);
@@ -145,6 +154,46 @@ export async function apiRequest<T>(method: HttpMethod, path: string, options: R
     throw new ApiError(messageOf(parsed) ?? `Error ${status}`, status, detailsOf(parsed));
   }
   return parsed as T;
+}
+
+export interface DownloadOptions {
+  signal?: AbortSignal;
+  /** Called as the bytes arrive, with how many have come so far. */
+  onProgress?: (bytes: number) => void;
+}
+
+/**
+ * A file the API streams (a CSV export) from a POST: its bytes and the name
+ * the server gives it. A refusal answers JSON and fails as `apiRequest` does.
+ */
+export async function apiDownload(
+  path: string,
+  body: unknown,
+  { signal, onProgress }: DownloadOptions = {},
+): Promise<{ blob: Blob; fileName: string | null }> {
+  const { response, token } = await send('POST', path, { body, signal }, 'text/csv, application/json');
+  const contentType = response.headers.get('content-type') ?? '';
+  if (!response.ok || contentType.includes('json') || contentType.includes('text/html') || !response.body) {
+    await readAnswer(response, 'POST', token, false);
+    throw new ApiError(`Error de respuesta no válida del servidor (${response.status})`, response.status);
+  }
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      received += value.byteLength;
+      onProgress?.(received);
+    }
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError(NETWORK_ERROR_MESSAGE, 500, { isNetworkError: true });
+  }
+  const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? null;
+  return { blob: new Blob(chunks as BlobPart[], { type: contentType }), fileName };
 }
 
 export const api = {

@@ -11,15 +11,23 @@ import {
   optionResources,
   type CatalogResourceName,
 } from '@portal/contract';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { currentUser } from '../../plugins/access.ts';
 import type { Services } from '../../services.ts';
 import { catalogDefinitionOf } from './catalog.definitions.ts';
+import type { CatalogActor } from './catalog.service.ts';
 
 /**
  * Records come from a table chosen at run time; the response schema of each
  * route checks (and strips) their shape, so the static type is not needed here.
  */
 const checkedByResponseSchema = <T>(value: T) => value as never;
+
+const actorOf = (request: FastifyRequest): CatalogActor => {
+  const { id, username } = currentUser(request);
+  return { userId: id, username, ip: request.ip };
+};
 
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
 
@@ -95,7 +103,7 @@ function registerResource(
       },
     },
     async (request, reply) => {
-      const data = await catalogs.create(resource, request.body as Record<string, unknown>);
+      const data = await catalogs.create(resource, request.body as Record<string, unknown>, actorOf(request));
       return reply
         .status(201)
         .send({ status: true as const, message: MSG.created, data: checkedByResponseSchema(data) });
@@ -120,7 +128,7 @@ function registerResource(
         status: true as const,
         message: MSG.updated,
         data: checkedByResponseSchema(
-          await catalogs.update(resource, request.params.id, request.body as Record<string, unknown>),
+          await catalogs.update(resource, request.params.id, request.body as Record<string, unknown>, actorOf(request)),
         ),
       }),
     );
@@ -140,7 +148,9 @@ function registerResource(
     async (request) => ({
       status: true as const,
       message: MSG.statusChanged,
-      data: checkedByResponseSchema(await catalogs.changeStatus(resource, request.params.id, request.body.status_id)),
+      data: checkedByResponseSchema(
+        await catalogs.changeStatus(resource, request.params.id, request.body.status_id, actorOf(request)),
+      ),
     }),
   );
 }

@@ -7,9 +7,29 @@ import { createCatalogRepository, type CatalogRepository } from './catalog.repos
 
 type Values = Record<string, unknown>;
 
+/** Who made a write (the audit log records it). */
+export interface CatalogActor {
+  userId: number;
+  username: string;
+  ip: string;
+}
+
+/** A record written through the catalogue: what it was, what it became, from which input, by whom. */
+export interface CatalogWrite {
+  resource: CatalogResourceName;
+  action: 'created' | 'updated' | 'status_changed';
+  before: Values | null;
+  after: Values;
+  input: Values;
+  actor: CatalogActor | undefined;
+}
+
 export function createCatalogService(
   database: Database,
-  { onPermissionsChange }: { onPermissionsChange?: () => void } = {},
+  {
+    onPermissionsChange,
+    onWrite,
+  }: { onPermissionsChange?: () => void; onWrite?: (write: CatalogWrite) => Promise<void> } = {},
 ) {
   /** Roles, routes, sections and both permission tables decide who may do what. */
   const written = (def: CatalogDefinition) => {
@@ -49,6 +69,13 @@ export function createCatalogService(
     }
   }
 
+  /** The record as written, after telling `onWrite`. */
+  async function reread(change: Omit<CatalogWrite, 'after'>, id: number) {
+    const after = (await get(change.resource).repo.findById(id))!;
+    await onWrite?.({ ...change, after });
+    return after;
+  }
+
   return {
     list: (resource: CatalogResourceName, query: TListQuery) => get(resource).repo.list(query),
 
@@ -58,33 +85,34 @@ export function createCatalogService(
       return record;
     },
 
-    async create(resource: CatalogResourceName, input: Values) {
+    async create(resource: CatalogResourceName, input: Values, actor?: CatalogActor) {
       const { def, repo } = get(resource);
       await checkWrite(def, repo, input);
       const values = def.prepare ? await def.prepare(input) : input;
       const id = await write(def, () => repo.insert(values));
-      return (await repo.findById(id))!;
+      return reread({ resource, action: 'created', before: null, input, actor }, id);
     },
 
-    async update(resource: CatalogResourceName, id: number, input: Values) {
+    async update(resource: CatalogResourceName, id: number, input: Values, actor?: CatalogActor) {
       const { def, repo } = get(resource);
-      if (!(await repo.findById(id))) throw notFound();
+      const before = await repo.findById(id);
+      if (!before) throw notFound();
       const allowed = Object.fromEntries(Object.entries(input).filter(([k]) => !def.immutableOnUpdate?.includes(k)));
       await checkWrite(def, repo, allowed, id);
       const values = def.prepare ? await def.prepare(allowed) : allowed;
       await write(def, () => repo.update(id, values));
-      return (await repo.findById(id))!;
+      return reread({ resource, action: 'updated', before, input: allowed, actor }, id);
     },
 
     /** Sets the given status, or toggles between Activo and Inactivo. */
-    async changeStatus(resource: CatalogResourceName, id: number, statusId?: number) {
+    async changeStatus(resource: CatalogResourceName, id: number, statusId?: number, actor?: CatalogActor) {
       const { def, repo } = get(resource);
       const current = await repo.findById(id);
       if (!current) throw notFound();
       const next =
         statusId ?? (current.status_id === RECORD_STATUS.active ? RECORD_STATUS.inactive : RECORD_STATUS.active);
       await write(def, () => repo.update(id, { status_id: next, ...def.onStatusChange?.() }));
-      return (await repo.findById(id))!;
+      return reread({ resource, action: 'status_changed', before: current, input: { status_id: next }, actor }, id);
     },
 
     options: (resource: CatalogResourceName) => get(resource).repo.activeOptions(),

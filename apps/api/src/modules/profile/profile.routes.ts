@@ -61,7 +61,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     },
     async (request) => {
       const actor = currentUser(request);
-      const data = await profile.update(actor, request.params.id, request.body);
+      const data = await profile.update(actor, request.params.id, request.body, request.ip);
       // The record's shape is checked (and stripped) by the response schema.
       return {
         status: true as const,

@@ -64,12 +64,12 @@ export function createProfileService({ profile, users, permissions, catalogs, to
     },
 
     /** Personal fields for the user themselves; role, area, supervisor, branch and status only with the users section. */
-    async update(actor: Actor, userId: number, input: ProfileUpdate) {
+    async update(actor: Actor, userId: number, input: ProfileUpdate, ip: string) {
       const values = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
       const touchesAdminFields = ADMIN_USER_FIELDS.some((f) => f in values);
       if (touchesAdminFields && !(await mayManageUsers(actor))) throw forbidden(PROFILE_MSG.adminFieldsForbidden);
       const before = await catalogs.show('users', userId);
-      const record = await catalogs.update('users', userId, values);
+      const record = await catalogs.update('users', userId, values, { userId: actor.id, username: actor.username, ip });
       if (record.status_id !== before.status_id) await users.endSessions(userId);
       return record;
     },

@@ -130,7 +130,7 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     async (request) => ({
       status: true as const,
       message: TICKET_MSG.assigned,
-      data: await tickets.assign(currentUser(request), request.params.id, request.params.userId),
+      data: await tickets.assign(currentUser(request), request.params.id, request.params.userId, request.ip),
     }),
   );
 

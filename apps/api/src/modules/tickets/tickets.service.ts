@@ -1,5 +1,6 @@
 import { MSG, NOTIFICATION_TEXT, SECTIONS, TICKET_MSG, type TTicket, type TTicketListQuery } from '@portal/contract';
 import type { Database } from '../../db/database.ts';
+import type { AuditRepository } from '../audit/audit.repository.ts';
 import { HttpError, forbidden, notFound, validationFailed, type FieldErrors } from '../../lib/http-error.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { PermissionsRepository } from '../permissions/permissions.repository.ts';
@@ -11,6 +12,7 @@ interface Deps {
   tickets: TicketsRepository;
   permissions: PermissionsRepository;
   notifications: Pick<NotificationsService, 'create' | 'notify'>;
+  audit: AuditRepository;
 }
 
 type Actor = Pick<AuthUserRow, 'id' | 'role_id'>;
@@ -18,7 +20,7 @@ type Actor = Pick<AuthUserRow, 'id' | 'role_id'>;
 const isInvolved = (actor: Actor, ticket: { created_by: number; user_assigned_id: number | null }) =>
   ticket.created_by === actor.id || ticket.user_assigned_id === actor.id;
 
-export function createTicketsService({ database, tickets, permissions, notifications }: Deps) {
+export function createTicketsService({ database, tickets, permissions, notifications, audit }: Deps) {
   const can = (actor: Actor, section: string, flag: 'r' | 'w' | 'u' | 'd') =>
     permissions.hasFlag(actor.role_id, section, flag);
 
@@ -98,7 +100,7 @@ export function createTicketsService({ database, tickets, permissions, notificat
      * Assigns the ticket ('Asignar' needs w, changing an existing assignee needs u)
      * and notifies the assignee in the same transaction, unless they assigned it to themselves.
      */
-    async assign(actor: Actor, id: number, assigneeId: number): Promise<TTicket> {
+    async assign(actor: Actor, id: number, assigneeId: number, ip: string | null = null): Promise<TTicket> {
       const ticket = await tickets.findOwnership(id);
       if (!ticket) throw notFound(TICKET_MSG.notFound);
       const flag = ticket.user_assigned_id === null ? 'w' : 'u';
@@ -124,6 +126,12 @@ export function createTicketsService({ database, tickets, permissions, notificat
             trx,
           );
         }
+      });
+      await audit.record({
+        event: ticket.user_assigned_id === null ? 'ticket.assigned' : 'ticket.reassigned',
+        userId: actor.id,
+        ip,
+        detail: { ticket_id: id, assignee_id: assigneeId, previous_assignee_id: ticket.user_assigned_id ?? undefined },
       });
       return load(id);
     },
