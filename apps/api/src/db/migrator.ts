@@ -27,7 +27,12 @@ class StaticProvider implements MigrationProvider {
 }
 
 export async function migrateToLatest(database: Database): Promise<string[]> {
-  const migrator = new Migrator({ db: database.db, provider: new StaticProvider(database.dialect) });
+  // Independent migrations from parallel branches may land in any order; each runs once.
+  const migrator = new Migrator({
+    db: database.db,
+    provider: new StaticProvider(database.dialect),
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
