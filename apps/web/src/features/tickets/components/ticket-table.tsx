@@ -55,7 +55,12 @@ export function TicketTable({ kind, label, columns, pageSizes, defaultPageSize, 
           page={page}
           lastPage={lastPage}
           onChange={setPage}
-          count={{ total: meta?.total ?? 0, perPage: list.perPage, noun: 'tickets' }}
+          count={{
+            total: meta?.total ?? 0,
+            perPage: list.perPage,
+            noun: 'tickets',
+            isLowerBound: meta?.total_is_lower_bound ?? false,
+          }}
         />
       </Stack>
     </Paper>
