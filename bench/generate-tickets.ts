@@ -145,8 +145,18 @@ export async function generateTickets(database: Database, count: number, sqliteF
         const insert = connection.prepare(
           `insert into tickets (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
         );
+        const insertWord = connection.prepare('insert or ignore into ticket_words (word) values (?)');
+        const words = new Set<string>();
         const insertAll = connection.transaction((batch: Row[]) => {
-          for (const row of batch) insert.run(row);
+          for (const row of batch) {
+            insert.run(row);
+            for (const word of textWords(`${row[0]} ${row[1]}`)) {
+              if (!words.has(word)) {
+                words.add(word);
+                insertWord.run(word);
+              }
+            }
+          }
         });
         let batch: Row[] = [];
         for (const row of rows()) {

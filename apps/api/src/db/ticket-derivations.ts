@@ -233,18 +233,9 @@ export async function rebuildTicketCounts<T>(db: Kysely<T>): Promise<void> {
   await insert(COUNT_KIND.self, sql`created_by`, sql`created_by = user_assigned_id`);
 }
 
-/** Recomputes the full-text index from the tickets. */
-export async function rebuildTicketSearch<T>(db: Kysely<T>, dialect: Dialect): Promise<void> {
-  if (dialect === 'postgres') {
-    await sql`update tickets set search_doc = to_tsvector('simple', portal_search_text(name || ' ' || description))`.execute(
-      db,
-    );
-    return;
-  }
+/** Recomputes SQLite's FTS5 index from the tickets. */
+async function rebuildSqliteIndex<T>(db: Kysely<T>): Promise<void> {
   await sql`insert into tickets_fts (tickets_fts) values ('delete-all')`.execute(db);
-  await sql`delete from ticket_words`.execute(db);
-  await sql`insert or ignore into ticket_words (word)
-    select w.value from tickets t, json_each(portal_words(t.name || ' ' || t.description)) w`.execute(db);
   await sql
     .raw(
       `insert into tickets_fts (rowid, body, attrs) select id, name || ' ' || description, ${attrsOf('tickets')} from tickets`,
@@ -252,16 +243,27 @@ export async function rebuildTicketSearch<T>(db: Kysely<T>, dialect: Dialect): P
     .execute(db);
 }
 
+/** Recomputes everything the triggers derive, from the tickets (a migration's backfill). */
 export async function rebuildTicketDerivations<T>(db: Kysely<T>, dialect: Dialect): Promise<void> {
-  await rebuildTicketSearch(db, dialect);
+  if (dialect === 'postgres') {
+    await sql`update tickets set search_doc = to_tsvector('simple', portal_search_text(name || ' ' || description))`.execute(
+      db,
+    );
+  } else {
+    await rebuildSqliteIndex(db);
+    await sql`delete from ticket_words`.execute(db);
+    await sql`insert or ignore into ticket_words (word)
+      select w.value from tickets t, json_each(portal_words(t.name || ' ' || t.description)) w`.execute(db);
+  }
   await rebuildTicketCounts(db);
 }
 
 /**
  * Runs a bulk load of tickets without the per-row triggers, then rebuilds what they
- * would have derived. On PostgreSQL the load writes `search_doc` itself
- * (`to_tsvector('simple', <folded text>)`, see lib/search-text.ts), which is far
- * cheaper than folding in SQL row by row.
+ * would have derived. The words of the text are the load's to write, far cheaper
+ * from what it knows than folded again row by row (lib/search-text.ts `textWords`):
+ * on PostgreSQL `search_doc` (`to_tsvector('simple', <the words>)`), on SQLite
+ * `ticket_words` (each word once).
  */
 export async function withTicketDerivationsSuspended<T>(
   db: Kysely<T>,
@@ -284,7 +286,8 @@ export async function withTicketDerivationsSuspended<T>(
   try {
     await load();
   } finally {
-    await rebuildTicketDerivations(db, dialect);
+    await rebuildSqliteIndex(db);
+    await rebuildTicketCounts(db);
     await createTicketDerivations(db, dialect);
   }
 }
