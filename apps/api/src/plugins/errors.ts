@@ -1,5 +1,5 @@
 import { MSG, PROFILE_MSG, ZErrorResponse } from '@portal/contract';
-import type { FastifyError, FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError, type FieldErrors } from '../lib/http-error.ts';
@@ -45,6 +45,22 @@ function withSharedErrorSchemas(route: RouteOptions): void {
   }
   for (const code of ERROR_STATUSES) response[code] ??= ZErrorResponse;
   schema.response = response;
+}
+
+/**
+ * Errors Fastify raises before routing (a malformed URL, a path parameter
+ * over `maxParamLength`), which never reach the error handler: the Fastify
+ * option `frameworkErrors` of app.ts.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'La dirección solicitada es demasiado larga.'
+      : 'La dirección solicitada no es válida.';
+  void reply
+    .status(error.statusCode ?? 400)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify({ status: false, message }));
 }
 
 /**
