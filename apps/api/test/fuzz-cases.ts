@@ -53,7 +53,18 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-const OUT_OF_RANGE_IDS = ['2147483648', '-1', '1e30', 'abc', '0', '1.5', '99999999999', '%00', '%F0%9F%9A%9A', '%27%20or%201%3D1'];
+const OUT_OF_RANGE_IDS = [
+  '2147483648',
+  '-1',
+  '1e30',
+  'abc',
+  '0',
+  '1.5',
+  '99999999999',
+  '%00',
+  '%F0%9F%9A%9A',
+  '%27%20or%201%3D1',
+];
 
 const QUERY_VALUES = [
   '2147483648',
@@ -70,7 +81,15 @@ const QUERY_VALUES = [
   '%27%3B%20drop%20table%20users%3B--',
 ];
 
-const CONTROL_STRINGS = ['\u0000', 'a\u0000b', '\u001b[31mrojo', '\u0007\u0008\u007f', 'a\u0085b', '\uD800', '\u202Eevil'];
+const CONTROL_STRINGS = [
+  '\u0000',
+  'a\u0000b',
+  '\u001b[31mrojo',
+  '\u0007\u0008\u007f',
+  'a\u0085b',
+  '\uD800',
+  '\u202Eevil',
+];
 
 /** Values wrong for a field of the given JSON-schema type (or for any field). */
 function badValues(schema: JsonSchema | undefined): unknown[] {
@@ -90,7 +109,15 @@ function badValues(schema: JsonSchema | undefined): unknown[] {
     values.push(2147483648, -1, 1e30, -2147483649, 1.5, 0, 'abc', '2147483648', '99999999999', '1e3', ' 1');
   }
   if (types.has('array')) {
-    values.push([2147483648], ['abc'], [null], [-1], Array.from({ length: 1000 }, () => 1), [], [[1]]);
+    values.push(
+      [2147483648],
+      ['abc'],
+      [null],
+      [-1],
+      Array.from({ length: 1000 }, () => 1),
+      [],
+      [[1]],
+    );
   }
   if (types.has('boolean')) values.push('verdadero', 2);
   return values;
@@ -104,7 +131,8 @@ function randomJunk(random: () => number): unknown {
   const pick = Math.floor(random() * 6);
   const length = Math.floor(random() * (random() < 0.1 ? 2000 : 40));
   const control = CONTROL_STRINGS[Math.floor(random() * CONTROL_STRINGS.length)]!;
-  const outOfRange = () => (random() < 0.5 ? -1 : 1) * (2 ** 31 + Math.floor(random() * 10 ** Math.floor(random() * 20)));
+  const outOfRange = () =>
+    (random() < 0.5 ? -1 : 1) * (2 ** 31 + Math.floor(random() * 10 ** Math.floor(random() * 20)));
   switch (pick) {
     case 0: {
       const text = Array.from({ length }, () => String.fromCharCode(Math.floor(random() * 0x3000))).join('');
@@ -153,7 +181,11 @@ function unparsableBodies(): { label: string; headers: Record<string, string>; p
       headers: { 'content-type': 'multipart/form-data; boundary="' },
       payload: '--\r\n',
     },
-    { label: 'octet-stream body', headers: { 'content-type': 'application/octet-stream' }, payload: Buffer.alloc(64, 0) },
+    {
+      label: 'octet-stream body',
+      headers: { 'content-type': 'application/octet-stream' },
+      payload: Buffer.alloc(64, 0),
+    },
   ];
 }
 
@@ -200,7 +232,10 @@ export function generateFuzzCases(doc: OpenApiDocument, seed = 20240610): FuzzCa
       // 2. Malformed query parameters (one at a time, the others valid).
       for (const param of queryParams) {
         for (const value of QUERY_VALUES) {
-          add(`query ${param.name}=${value.slice(0, 20)}`, withQuery(fillPath(), { ...baseQuery(), [param.name]: value }));
+          add(
+            `query ${param.name}=${value.slice(0, 20)}`,
+            withQuery(fillPath(), { ...baseQuery(), [param.name]: value }),
+          );
         }
         add(
           `query ${param.name} repeated`,
@@ -229,7 +264,12 @@ export function generateFuzzCases(doc: OpenApiDocument, seed = 20240610): FuzzCa
           // A field of any type accepts anything: nothing malformed to send.
           if (!schema.type && !schema.anyOf && !schema.oneOf) continue;
           for (const value of badValues(schema)) {
-            add(`body ${name}=${JSON.stringify(value)?.slice(0, 30)}`, validUrl, json, JSON.stringify({ [name]: value }));
+            add(
+              `body ${name}=${JSON.stringify(value)?.slice(0, 30)}`,
+              validUrl,
+              json,
+              JSON.stringify({ [name]: value }),
+            );
           }
           for (let i = 0; i < 4; i += 1) {
             const value = randomJunk(random);

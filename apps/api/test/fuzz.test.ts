@@ -12,7 +12,9 @@ const AUDITED_REFUSALS = new Set(['notifications.stream_refused']);
 /** Row count and a checksum of every row of every table (migration bookkeeping aside). */
 async function databaseFingerprint(t: TestApp): Promise<Record<string, { rows: number; sha256: string }>> {
   const { db } = t.services.database;
-  const tables = (await db.introspection.getTables()).map((table) => table.name).filter((n) => !n.startsWith('kysely_'));
+  const tables = (await db.introspection.getTables())
+    .map((table) => table.name)
+    .filter((n) => !n.startsWith('kysely_'));
   const fingerprint: Record<string, { rows: number; sha256: string }> = {};
   for (const name of tables.sort()) {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- every table, chosen at run time
@@ -73,7 +75,12 @@ describe.each(dialects)('fuzzing every operation of the OpenAPI document on %s',
       }
     }
     if (process.env.FUZZ_REPORT) {
-      console.log(dialect, { requests: cases.length, operations: operations.size, statuses, failures: failures.length });
+      console.log(dialect, {
+        requests: cases.length,
+        operations: operations.size,
+        statuses,
+        failures: failures.length,
+      });
       console.log(failures.join('\n'));
     }
     expect(failures).toEqual([]);

@@ -33,7 +33,10 @@ describe.each(dialects)('hardening on %s', (dialect) => {
       ['a null current password', { current_password: null }],
       ['a number', { current_password: 12345, new_password: 'x', password_confirmation: 'x' }],
       ['a new password over 128 characters', { current_password: 'a', new_password: 'x'.repeat(129) }],
-      ['a control character', { current_password: 'a\u0000', new_password: 'Nueva2025', password_confirmation: 'Nueva2025' }],
+      [
+        'a control character',
+        { current_password: 'a\u0000', new_password: 'Nueva2025', password_confirmation: 'Nueva2025' },
+      ],
     ])('password change with %s answers a Spanish 422, not a 500', async (_label, body) => {
       const res = await t.app.inject({
         method: 'POST',
@@ -82,7 +85,9 @@ describe.each(dialects)('hardening on %s', (dialect) => {
         await t.call(admin, 'POST', '/api/sections/create', { name: 'seccion_x', route_id: 2147483648 }),
       );
       expect(Object.keys(body.errors)).toEqual(['route_id']);
-      expectValidationError(await t.call(admin, 'POST', '/api/sections/create', { name: 'seccion_x', route_id: '2147483648' }));
+      expectValidationError(
+        await t.call(admin, 'POST', '/api/sections/create', { name: 'seccion_x', route_id: '2147483648' }),
+      );
       expectValidationError(await t.call(admin, 'GET', '/api/activities?ticket_id=2147483648'));
       expectValidationError(await t.call(admin, 'GET', '/api/notifications/all-data?before_id=2147483648'));
       expectValidationError(await t.call(admin, 'POST', '/api/notifications/view', { ids: [2147483648] }));
@@ -129,7 +134,11 @@ describe.each(dialects)('hardening on %s', (dialect) => {
       expect(off.json().data.status_id).toBe(2);
       return off.json().data as Record<string, unknown> & { id: number };
     }
-    const unique = () => Math.random().toString(36).replace(/[^a-z]/g, '').slice(0, 6);
+    const unique = () =>
+      Math.random()
+        .toString(36)
+        .replace(/[^a-z]/g, '')
+        .slice(0, 6);
 
     it.each(['areas', 'categories', 'projects', 'difficulties', 'groups', 'priority-types'])(
       '%s: renaming a deactivated record keeps it inactive',
@@ -214,7 +223,9 @@ describe.each(dialects)('hardening on %s', (dialect) => {
     it('still refuses an update that would duplicate a unique pair given only in part', async () => {
       const route = (await t.call(admin, 'POST', '/api/routes/create', { name: `ruta_${unique()}` })).json().data;
       const [a, b] = await Promise.all(
-        [1, 2].map(async () => (await t.call(admin, 'POST', '/api/roles/create', { name: `Rol ${unique()}` })).json().data),
+        [1, 2].map(
+          async () => (await t.call(admin, 'POST', '/api/roles/create', { name: `Rol ${unique()}` })).json().data,
+        ),
       );
       await t.call(admin, 'POST', '/api/routes-permission/create', { route_id: route.id, role_id: a.id });
       const second = (
@@ -349,7 +360,9 @@ describe.each(dialects)('hardening on %s', (dialect) => {
         [twin, 'email', ids.lmartinez],
       ]);
       // The renamed account can still sign in, by its new name.
-      expect((await t.call(null, 'POST', '/api/login', { username: `agente_${twin}`, password: 'PortalDemo1' })).statusCode).toBe(200);
+      expect(
+        (await t.call(null, 'POST', '/api/login', { username: `agente_${twin}`, password: 'PortalDemo1' })).statusCode,
+      ).toBe(200);
       await expect(add('MIXTO', 'otra@portal.local')).rejects.toThrow();
     });
   });

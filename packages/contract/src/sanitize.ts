@@ -65,6 +65,7 @@ export const sanitizerMessages: Record<SanitizerType, string> = {
  * search or a password is not held to a character rule, but never carries these:
  * PostgreSQL refuses NUL in text, and none of them is typed on purpose.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const controlChars = /[\u0000-\u001F\u007F-\u009F]/g;
 const hasControlChar = new RegExp(controlChars.source);
 

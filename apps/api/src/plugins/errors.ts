@@ -18,7 +18,8 @@ const clientErrorMessages: Record<string, string> = {
 };
 
 /** The multipart parser (busboy) reports a malformed body with a plain Error; these are the client's fault. */
-const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of (form|multipart data)|Malformed part header)/;
+const MALFORMED_MULTIPART =
+  /^(Multipart: Boundary not found|Unexpected end of (form|multipart data)|Malformed part header)/;
 
 /**
  * Database errors that can only come from a value the contract should have

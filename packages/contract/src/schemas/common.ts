@@ -19,7 +19,16 @@ const ID_MESSAGE = 'Debe ser un identificador válido.';
  * within the range of the `integer` columns (1..2147483647) whichever form it came in.
  */
 export const ZId = z
-  .union([z.number(), z.string().regex(/^\d{1,10}$/, ID_MESSAGE).transform(Number)], { error: ID_MESSAGE })
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .regex(/^\d{1,10}$/, ID_MESSAGE)
+        .transform(Number),
+    ],
+    { error: ID_MESSAGE },
+  )
   .pipe(z.number().int(ID_MESSAGE).min(1, ID_MESSAGE).max(MAX_ID, ID_MESSAGE));
 
 export const ZIdParam = z.object({ id: ZId });

@@ -100,8 +100,16 @@ export async function up(db: Kysely<unknown>, _dialect: Dialect): Promise<void> 
         .where('id', '=', rename.id)
         .execute();
       if (rename.keptBy === null) continue;
-      const report = { field: rename.field, user_id: rename.id, from: rename.from, to: rename.to, kept_by: rename.keptBy };
-      console.warn(JSON.stringify({ level: 'warn', msg: 'migration 0004: duplicate account value renamed', ...report }));
+      const report = {
+        field: rename.field,
+        user_id: rename.id,
+        from: rename.from,
+        to: rename.to,
+        kept_by: rename.keptBy,
+      };
+      console.warn(
+        JSON.stringify({ level: 'warn', msg: 'migration 0004: duplicate account value renamed', ...report }),
+      );
       await k
         .insertInto('audit_log')
         .values({

@@ -1,15 +1,4 @@
-import {
-  ActionIcon,
-  Burger,
-  Divider,
-  Group,
-  Menu,
-  Stack,
-  Text,
-  ThemeIcon,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Burger, Divider, Group, Menu, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
 import { useFullscreenDocument } from '@mantine/hooks';
 import { DEFAULT_AVATAR_URL } from '@portal/contract';
 import { useQuery } from '@tanstack/react-query';

@@ -1,7 +1,6 @@
 import '@mantine/dropzone/styles.css';
 import {
   Alert,
-  Avatar,
   Badge,
   Button,
   Card,
