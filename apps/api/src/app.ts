@@ -22,7 +22,7 @@ import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
 import { workloadRoutes } from './modules/workload/workload.routes.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { docsPlugin } from './plugins/docs.ts';
-import { errorsPlugin } from './plugins/errors.ts';
+import { errorsPlugin, frameworkErrors } from './plugins/errors.ts';
 import { webPlugin } from './plugins/web.ts';
 import { createServices } from './services.ts';
 
@@ -43,6 +43,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
     genReqId: () => randomUUID(),
     trustProxy: false,
     return503OnClosing: true,
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

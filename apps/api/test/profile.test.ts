@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from './helper.ts';
 
@@ -245,7 +246,7 @@ describe.each(dialects)('profile on %s', (dialect) => {
       expect((await t.call(null, 'GET', `/api/images/${ids.agente}`)).statusCode).toBe(401);
     });
 
-    it('stores an uploaded PNG and serves it at the new URL', async () => {
+    it('stores a re-encoded copy of an uploaded PNG and serves it at the new URL', async () => {
       const form = multipart('foto.png', 'image/png', PNG_1PX);
       const upload = await t.app.inject({
         method: 'POST',
@@ -255,12 +256,75 @@ describe.each(dialects)('profile on %s', (dialect) => {
       });
       expect(upload.statusCode, upload.body).toBe(200);
       const { url } = upload.json();
-      expect(url).toMatch(/^\/api\/avatars\/[0-9a-f-]{36}\.png$/);
+      expect(url).toMatch(/^\/api\/avatars\/[0-9a-f-]{36}\.webp$/);
       expect((await t.call(admin, 'GET', `/api/images/${ids.agente}`)).json().url).toBe(url);
       const image = await t.app.inject({ method: 'GET', url });
       expect(image.statusCode).toBe(200);
-      expect(image.headers['content-type']).toBe('image/png');
-      expect(image.rawPayload.equals(PNG_1PX)).toBe(true);
+      expect(image.headers['content-type']).toBe('image/webp');
+      const meta = await sharp(image.rawPayload).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['webp', 1, 1]);
+    });
+
+    const upload = (bytes: Buffer | string, contentType: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/users/${ids.agente}/avatar`,
+        payload: bytes,
+        headers: { 'content-type': contentType, authorization: `Bearer ${agente}` },
+      });
+
+    it('shrinks a large photo to 512 px and drops its metadata (EXIF, location)', async () => {
+      const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#1c4e80' } })
+        .jpeg()
+        .withExif({ IFD0: { Copyright: 'secreto', Artist: 'Lucía' } })
+        .toBuffer();
+      expect((await sharp(photo).metadata()).exif).toBeDefined();
+      const form = multipart('foto.jpg', 'image/jpeg', photo);
+      const res = await upload(form.payload, form.headers['content-type']);
+      expect(res.statusCode, res.body).toBe(200);
+      const stored = await t.app.inject({ method: 'GET', url: res.json().url });
+      const meta = await sharp(stored.rawPayload).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['webp', 512, 384]);
+      expect(meta.exif).toBeUndefined();
+      expect(stored.rawPayload.includes(Buffer.from('secreto'))).toBe(false);
+    });
+
+    it('refuses a corrupt or truncated image with a Spanish 422 and keeps the current avatar', async () => {
+      const before = (await t.call(agente, 'GET', `/api/images/${ids.agente}`)).json().url;
+      const good = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ff0000' } })
+        .png()
+        .toBuffer();
+      const corrupt = Buffer.concat([good.subarray(0, 40), Buffer.alloc(200, 0x41), good.subarray(240)]);
+      for (const bytes of [corrupt, good.subarray(0, good.length - 30), PNG_1PX.subarray(0, 20)]) {
+        const form = multipart('foto.png', 'image/png', bytes);
+        const res = await upload(form.payload, form.headers['content-type']);
+        expect(res.statusCode, res.body).toBe(422);
+        expect(res.json()).toEqual({
+          status: false,
+          message: 'La imagen está dañada o no es una imagen PNG, JPG o WebP válida.',
+        });
+      }
+      expect((await t.call(agente, 'GET', `/api/images/${ids.agente}`)).json().url).toBe(before);
+    });
+
+    it('answers a multipart body without boundary, truncated or empty with a Spanish 4xx', async () => {
+      const form = multipart('foto.png', 'image/png', PNG_1PX);
+      const cases: [Buffer | string, string][] = [
+        ['xx', 'multipart/form-data'],
+        ['xx', 'multipart/form-data; boundary='],
+        [form.payload.subarray(0, 60), form.headers['content-type']],
+        [form.payload.subarray(0, form.payload.length - 20), form.headers['content-type']],
+        ['', form.headers['content-type']],
+        ['--x--\r\n', 'multipart/form-data; boundary=x'],
+      ];
+      for (const [payload, type] of cases) {
+        const res = await upload(payload, type);
+        expect(res.statusCode, `${type} ${res.body}`).toBeGreaterThanOrEqual(400);
+        expect(res.statusCode).toBeLessThan(500);
+        expect(res.json().status).toBe(false);
+        expect(res.json().message).toMatch(/imagen|formulario|solicitud|Selecciona/i);
+      }
+      expect((await t.call(null, 'GET', '/api/healthz')).statusCode).toBe(200);
     });
 
     it('refuses a file that is not an image, whatever its name, and another user’s avatar', async () => {

@@ -4,6 +4,7 @@ export const MSG = {
   invalidJson: 'El cuerpo de la solicitud no es JSON válido.',
   payloadTooLarge: 'La solicitud es demasiado grande.',
   unsupportedMediaType: 'Tipo de contenido no soportado.',
+  malformedMultipart: 'El formulario enviado está incompleto o mal formado.',
   notFound: 'Recurso no encontrado.',
   routeNotFound: 'La ruta solicitada no existe.',
   internal: 'Ocurrió un error interno. Inténtalo nuevamente.',

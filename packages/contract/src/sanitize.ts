@@ -59,3 +59,24 @@ export const sanitizerMessages: Record<SanitizerType, string> = {
   safeText: 'Solo se permiten letras sin acentos, números, espacios y . , ; : _ -',
   textWithSymbols: 'Contiene caracteres no permitidos (comillas u otros símbolos).',
 };
+
+/**
+ * C0 and C1 control characters (NUL, escape, delete…). Free text such as a
+ * search or a password is not held to a character rule, but never carries these:
+ * PostgreSQL refuses NUL in text, and none of them is typed on purpose.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const controlChars = /[\u0000-\u001F\u007F-\u009F]/g;
+const hasControlChar = new RegExp(controlChars.source);
+
+export const CONTROL_CHARS_MESSAGE = 'Contiene caracteres de control no permitidos.';
+
+/** Whether the value holds no control character. */
+export function isFreeOfControlChars(value: string): boolean {
+  return !hasControlChar.test(value);
+}
+
+/** Removes every control character (a search is lenient: what cannot match is dropped). */
+export function stripControlChars(value: string): string {
+  return value.replace(controlChars, '');
+}

@@ -3,6 +3,7 @@ import type { Database, Dialect } from './database.ts';
 import * as initial from './migrations/0001-initial.ts';
 import * as ticketListIndexes from './migrations/0002-ticket-list-indexes.ts';
 import * as ticketSearchAndCounts from './migrations/0003-ticket-search-and-counts.ts';
+import * as caseInsensitiveAccounts from './migrations/0004-case-insensitive-accounts.ts';
 import * as attachmentsAndExample from './migrations/0005-attachments-and-example.ts';
 import * as auditLogScreen from './migrations/0008-audit-log-screen.ts';
 
@@ -13,6 +14,7 @@ const migrations: Record<string, DialectMigration> = {
   '0001-initial': initial,
   '0002-ticket-list-indexes': ticketListIndexes,
   '0003-ticket-search-and-counts': ticketSearchAndCounts,
+  '0004-case-insensitive-accounts': caseInsensitiveAccounts,
   '0005-attachments-and-example': attachmentsAndExample,
   '0008-audit-log-screen': auditLogScreen,
 };

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH } from './users.ts';
-import { ZDataResponse, ZText } from './common.ts';
+import { ZDataResponse, ZFreeText, ZText } from './common.ts';
 
 export const ZLoginRequest = z.object({
-  username: ZText('textWithSymbols', { max: 50 }),
+  /** Usernames are unique without regard to case: sign-in (and its rate limit) uses the lower-cased name. */
+  username: ZText('textWithSymbols', { max: 50 }).transform((v) => v.toLowerCase()),
   password: ZText('textWithSymbols', { max: MAX_PASSWORD_LENGTH }),
 });
 export type TLoginRequest = z.infer<typeof ZLoginRequest>;
@@ -34,7 +35,7 @@ export const ZRenewResponse = z.object({
 export const ZCheckPermissionRequest = z.object({
   user_id: z.unknown().optional(),
   role_id: z.unknown().optional(),
-  route_name: z.string({ error: 'La ruta es obligatoria.' }).trim().min(1).max(100),
+  route_name: ZFreeText({ max: 100, error: 'La ruta es obligatoria.' }).pipe(z.string().trim().min(1)),
 });
 
 export const ZSectionPermission = z.object({

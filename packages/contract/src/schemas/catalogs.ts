@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ticketStages } from '../constants.ts';
-import { ZFlag, ZId, ZNamedRef, ZStatusId, ZStatusRef, ZText } from './common.ts';
+import { updateSchemaOf, ZFlag, ZId, ZNamedRef, ZStatusId, ZStatusRef, ZText } from './common.ts';
 import { ZUser, ZUserCreate, ZUserUpdate } from './users.ts';
 
 const ZBaseRecord = z.object({
@@ -31,7 +31,7 @@ const ZSectionPermissionCreate = z.object({
   status_id: ZStatusId.default(1),
 });
 /** The section of a section permission is fixed once created (SPEC §5). */
-const ZSectionPermissionUpdate = ZSectionPermissionCreate.omit({ section_id: true });
+const ZSectionPermissionUpdate = updateSchemaOf(ZSectionPermissionCreate.omit({ section_id: true }));
 
 const resource = <C extends z.ZodTypeAny, U extends z.ZodTypeAny, R extends z.ZodTypeAny>(def: {
   create: C;
@@ -39,9 +39,12 @@ const resource = <C extends z.ZodTypeAny, U extends z.ZodTypeAny, R extends z.Zo
   record: R;
 }) => def;
 
-const simple = resource({ create: ZSimpleWrite, update: ZSimpleWrite, record: ZBaseRecord });
+const simple = resource({ create: ZSimpleWrite, update: updateSchemaOf(ZSimpleWrite), record: ZBaseRecord });
 
-/** Every resource served by the generic list/create/update/change-status API. */
+/**
+ * Every resource served by the generic list/create/update/change-status API.
+ * Updates never take defaults: a field left out (status, stage, flags) keeps its value.
+ */
 export const catalogResources = {
   areas: simple,
   categories: simple,
@@ -51,23 +54,23 @@ export const catalogResources = {
   'priority-types': simple,
   'ticket-statuses': resource({
     create: ZTicketStatusWrite,
-    update: ZTicketStatusWrite,
+    update: updateSchemaOf(ZTicketStatusWrite),
     record: ZBaseRecord.extend({ stage: z.enum(ticketStages) }),
   }),
   roles: resource({
     create: ZRoleWrite,
-    update: ZRoleWrite,
+    update: updateSchemaOf(ZRoleWrite),
     record: ZBaseRecord.extend({ is_supervisor: z.number() }),
   }),
-  routes: resource({ create: ZRouteWrite, update: ZRouteWrite, record: ZBaseRecord }),
+  routes: resource({ create: ZRouteWrite, update: updateSchemaOf(ZRouteWrite), record: ZBaseRecord }),
   sections: resource({
     create: ZSectionWrite,
-    update: ZSectionWrite,
+    update: updateSchemaOf(ZSectionWrite),
     record: ZBaseRecord.extend({ route_id: z.number(), route: ZNamedRef }),
   }),
   'routes-permission': resource({
     create: ZRoutePermissionWrite,
-    update: ZRoutePermissionWrite,
+    update: updateSchemaOf(ZRoutePermissionWrite),
     record: z.object({
       id: z.number(),
       route_id: z.number(),

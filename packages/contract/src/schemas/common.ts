@@ -1,16 +1,35 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, RECORD_STATUS } from '../constants.ts';
 import { MSG } from '../messages.ts';
-import { isClean, sanitizerMessages, type SanitizerType } from '../sanitize.ts';
+import {
+  CONTROL_CHARS_MESSAGE,
+  isClean,
+  isFreeOfControlChars,
+  sanitizerMessages,
+  stripControlChars,
+  type SanitizerType,
+} from '../sanitize.ts';
 
-/** A positive integer id, sent as a number or as a string of digits (SPEC §5). */
-export const ZId = z.union([
-  z.number().int().positive().max(2_147_483_647),
-  z
-    .string()
-    .regex(/^[1-9]\d{0,9}$/, 'Debe ser un identificador válido.')
-    .transform(Number),
-]);
+/** The largest id a PostgreSQL `integer` column holds. */
+export const MAX_ID = 2_147_483_647;
+const ID_MESSAGE = 'Debe ser un identificador válido.';
+
+/**
+ * A positive integer id, sent as a number or as a string of digits (SPEC §5),
+ * within the range of the `integer` columns (1..2147483647) whichever form it came in.
+ */
+export const ZId = z
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .regex(/^\d{1,10}$/, ID_MESSAGE)
+        .transform(Number),
+    ],
+    { error: ID_MESSAGE },
+  )
+  .pipe(z.number().int(ID_MESSAGE).min(1, ID_MESSAGE).max(MAX_ID, ID_MESSAGE));
 
 export const ZIdParam = z.object({ id: ZId });
 
@@ -24,6 +43,14 @@ export const ZStatusId = z
 export const ZFlag = z
   .union([z.boolean(), z.literal(0), z.literal(1), z.literal('0'), z.literal('1')])
   .transform((v) => (v === true || v === 1 || v === '1' ? 1 : 0));
+
+/** Any text without control characters (passwords, tokens, names looked up as they are). */
+export function ZFreeText(opts: { max: number; error?: string }) {
+  return z
+    .string({ error: opts.error ?? 'Debe ser texto.' })
+    .max(opts.max, MSG.tooLong(opts.max))
+    .refine(isFreeOfControlChars, CONTROL_CHARS_MESSAGE);
+}
 
 /** Text following one of the character rules of SPEC §5, refused (not altered) otherwise. */
 export function ZText(rule: SanitizerType, opts: { min?: number; max: number }) {
@@ -41,7 +68,9 @@ export const ZEmail = z
   .trim()
   .max(120, MSG.tooLong(120))
   .refine((v) => !v.startsWith('.') && !v.startsWith('"'), "El correo no puede empezar con '.' o '\"'")
-  .pipe(z.email(MSG.invalidEmail));
+  .pipe(z.email(MSG.invalidEmail))
+  // Stored and looked up lower-cased: one mailbox, one account (unique without regard to case).
+  .transform((v) => v.toLowerCase());
 
 /**
  * The body of a paged list (SPEC §7: page, per_page, search); a list whose
@@ -61,7 +90,11 @@ export function ZListQueryWith(defaultPerPage: number) {
       .min(1, 'El tamaño de página debe ser mayor o igual a 1.')
       .max(MAX_PAGE_SIZE, `El tamaño de página no puede ser mayor a ${MAX_PAGE_SIZE}.`)
       .default(defaultPerPage),
-    search: z.string({ error: 'La búsqueda debe ser texto.' }).trim().max(100, MSG.tooLong(100)).default(''),
+    search: z
+      .string({ error: 'La búsqueda debe ser texto.' })
+      .max(100, MSG.tooLong(100))
+      .transform((v) => stripControlChars(v).trim())
+      .default(''),
   });
 }
 
@@ -103,8 +136,13 @@ export function ZListResponse<T extends z.ZodTypeAny, E extends z.ZodRawShape = 
 
 export const ZMessageResponse = z.object({ status: z.boolean(), message: z.string() });
 
+/**
+ * Every 4xx and 5xx answer of the API (the one shape `plugins/errors.ts` and
+ * the handlers send); `title` is the heading some forms show (SPEC §8).
+ */
 export const ZErrorResponse = z.object({
   status: z.literal(false),
+  title: z.string().optional(),
   message: z.string(),
   errors: z.record(z.string(), z.array(z.string())).optional(),
   exception: z.string().optional(),
@@ -118,6 +156,25 @@ export function ZDataResponse<T extends z.ZodTypeAny>(data: T) {
 export const ZOption = z.object({ id: z.number(), name: z.string() });
 export const ZOptionsResponse = ZListResponse(ZOption);
 export type TOption = z.infer<typeof ZOption>;
+
+type WithoutDefaults<S extends z.ZodRawShape> = {
+  [K in keyof S]: S[K] extends z.ZodDefault<infer I> ? z.ZodOptional<I> : S[K];
+};
+
+/**
+ * The update body of a write schema: a field the create form may leave out
+ * (and that then takes a default) is optional and left unchanged when absent,
+ * so an update changes only the fields it is given.
+ */
+export function updateSchemaOf<S extends z.ZodRawShape>(schema: z.ZodObject<S>): z.ZodObject<WithoutDefaults<S>> {
+  const shape = Object.fromEntries(
+    Object.entries(schema.shape).map(([key, field]) => [
+      key,
+      field instanceof z.ZodDefault ? (field.unwrap() as z.ZodTypeAny).optional() : field,
+    ]),
+  );
+  return z.object(shape) as unknown as z.ZodObject<WithoutDefaults<S>>;
+}
 
 export const ZChangeStatusBody = z
   .object({ status_id: ZStatusId.optional() })

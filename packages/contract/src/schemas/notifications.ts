@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZDataResponse, ZId, ZListResponse } from './common.ts';
+import { ZDataResponse, ZFreeText, ZId, ZListResponse } from './common.ts';
 
 export const notificationTypes = ['info', 'success', 'warning', 'error'] as const;
 export type NotificationType = (typeof notificationTypes)[number];
@@ -78,7 +78,9 @@ export const ZStreamTicketResponse = ZDataResponse(z.object({ ticket: z.string()
 export type TStreamTicketResponse = z.infer<typeof ZStreamTicketResponse>;
 
 export const ZNotificationStreamQuery = z.object({
-  ticket: z.string({ error: 'Falta el permiso del canal.' }).min(1, 'Falta el permiso del canal.').max(512),
+  ticket: ZFreeText({ max: 512, error: 'Falta el permiso del canal.' }).pipe(
+    z.string().min(1, 'Falta el permiso del canal.'),
+  ),
   /** The newest notification id the client already holds; newer unread ones are sent on connect. */
   since: z.coerce
     .number({ error: 'Debe ser un número.' })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZEmail } from './common.ts';
+import { ZEmail, ZFreeText } from './common.ts';
 import { ZPassword } from './users.ts';
 
 /** Length of the recovery code sent by e-mail (SPEC §9). */
@@ -49,13 +49,9 @@ export type TVerifyResetCodeResponse = z.infer<typeof ZVerifyResetCodeResponse>;
 export const ZResetPasswordRequest = z
   .object({
     email: ZEmail,
-    reset_token: z
-      .string({ error: 'Debe ser texto.' })
-      .trim()
-      .min(1, 'Este campo es obligatorio.')
-      .max(200, 'Máximo 200 caracteres.'),
+    reset_token: ZFreeText({ max: 200 }).pipe(z.string().trim().min(1, 'Este campo es obligatorio.')),
     password: ZPassword,
-    password_confirmation: z.string({ error: 'Este campo es obligatorio.' }),
+    password_confirmation: ZFreeText({ max: 200, error: 'Este campo es obligatorio.' }),
   })
   .refine((b) => b.password === b.password_confirmation, {
     message: PASSWORD_RESET_MSG.passwordsDoNotMatch,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH } from '../constants.ts';
 import { MSG } from '../messages.ts';
-import { ZDataResponse, ZId, ZNamedRef, ZStatusId, ZText } from './common.ts';
+import { ZDataResponse, ZFreeText, ZId, ZNamedRef, ZStatusId, ZText } from './common.ts';
 import { MAX_PASSWORD_LENGTH, personalUserFields, ZUser } from './users.ts';
 
 export const PROFILE_MSG = {
@@ -15,6 +15,8 @@ export const PROFILE_MSG = {
   avatarInvalid: 'Formato inválido',
   avatarTooLarge: 'La imagen no puede superar 2 MB.',
   avatarMissing: 'Selecciona una imagen.',
+  avatarMalformed: 'La imagen no llegó completa. Vuelve a subirla.',
+  avatarUnreadable: 'La imagen está dañada o no es una imagen PNG, JPG o WebP válida.',
 } as const;
 
 export const PASSWORD_MSG = {
@@ -63,9 +65,9 @@ export type TLaboralInformation = z.infer<typeof ZLaboralInformation>;
 
 /** The three fields are checked by the service, so that every failure carries the §8 title. */
 export const ZChangePasswordRequest = z.object({
-  current_password: z.string().max(MAX_PASSWORD_LENGTH, MSG.tooLong(MAX_PASSWORD_LENGTH)).default(''),
-  new_password: z.string().max(MAX_PASSWORD_LENGTH, MSG.tooLong(MAX_PASSWORD_LENGTH)).default(''),
-  password_confirmation: z.string().max(MAX_PASSWORD_LENGTH, MSG.tooLong(MAX_PASSWORD_LENGTH)).default(''),
+  current_password: ZFreeText({ max: MAX_PASSWORD_LENGTH }).default(''),
+  new_password: ZFreeText({ max: MAX_PASSWORD_LENGTH }).default(''),
+  password_confirmation: ZFreeText({ max: MAX_PASSWORD_LENGTH }).default(''),
 });
 export type TChangePasswordRequest = z.input<typeof ZChangePasswordRequest>;
 

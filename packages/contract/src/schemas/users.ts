@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH } from '../constants.ts';
 import { MSG } from '../messages.ts';
 import { isClean, sanitizerMessages } from '../sanitize.ts';
-import { ZEmail, ZId, ZNamedRef, ZStatusId, ZStatusRef, ZText } from './common.ts';
+import { updateSchemaOf, ZEmail, ZId, ZNamedRef, ZStatusId, ZStatusRef, ZText } from './common.ts';
 
 export const MAX_PASSWORD_LENGTH = 128;
 
@@ -42,7 +42,7 @@ const userFields = {
 };
 
 export const ZUserCreate = z.object({ ...userFields, password: ZPassword });
-export const ZUserUpdate = z.object(userFields);
+export const ZUserUpdate = updateSchemaOf(z.object(userFields));
 export type TUserCreate = z.input<typeof ZUserCreate>;
 
 export const ZUser = z.object({

@@ -29,6 +29,8 @@ export interface CatalogDefinition {
   searchColumns: string[];
   /** Field groups that must be unique together. */
   unique: string[][];
+  /** Unique text fields compared without regard to case (the database holds `lower(…)` unique indexes). */
+  uniqueIgnoringCase?: string[];
   /** Who may fetch the active records as select options. */
   optionsAccess: Access;
   /** SQL for an option's label (default `t.name`). */
@@ -145,6 +147,8 @@ export const catalogDefinitions: CatalogDefinition[] = [
     ],
     searchColumns: ['t.name', 't.last_name', 't.second_last_name', 't.username', 't.email'],
     unique: [['username'], ['email']],
+    // `Admin` may not sit beside `admin`; e-mails are stored lower-cased (migration 0004).
+    uniqueIgnoringCase: ['username', 'email'],
     optionsAccess: {
       anyOf: [
         { section: SECTIONS.users, flag: 'r' },

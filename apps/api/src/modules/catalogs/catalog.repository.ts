@@ -72,7 +72,13 @@ export function createCatalogRepository(database: Database, def: CatalogDefiniti
       for (const group of def.unique) {
         if (group.some((f) => values[f] === undefined)) continue;
         let q = db.selectFrom(def.table).select('id');
-        for (const f of group) q = q.where(f, '=', values[f]);
+        for (const f of group) {
+          const value = values[f];
+          q =
+            def.uniqueIgnoringCase?.includes(f) && typeof value === 'string'
+              ? q.where((eb) => eb(eb.fn('lower', [eb.ref(f)]), '=', value.toLowerCase()))
+              : q.where(f, '=', value);
+        }
         if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
         if (await q.executeTakeFirst()) conflicts.push(group);
       }

@@ -44,13 +44,26 @@ export function createCatalogService(
     return entry;
   };
 
-  async function checkWrite(def: CatalogDefinition, repo: CatalogRepository, values: Values, exceptId?: number) {
+  /**
+   * Referenced ids must exist; unique groups must stay unique once `values`
+   * are applied over `current` (the record being updated), so an update that
+   * gives only one field of a group is still checked against the whole group.
+   */
+  async function checkWrite(
+    def: CatalogDefinition,
+    repo: CatalogRepository,
+    values: Values,
+    current?: { id: number; record: Values },
+  ) {
     const errors: FieldErrors = {};
     for (const ref of def.references) {
       const id = values[ref.column];
       if (typeof id === 'number' && !(await repo.exists(ref.table, id))) errors[ref.column] = [MSG.invalidReference];
     }
-    for (const group of await repo.findConflicts(values, exceptId)) {
+    const merged = current
+      ? { ...Object.fromEntries(def.unique.flat().map((f) => [f, current.record[f]])), ...values }
+      : values;
+    for (const group of await repo.findConflicts(merged, current?.id)) {
       for (const field of group) errors[field] = [MSG.duplicate];
     }
     if (Object.keys(errors).length > 0) throw validationFailed(errors);
@@ -95,13 +108,16 @@ export function createCatalogService(
 
     async update(resource: CatalogResourceName, id: number, input: Values, actor?: CatalogActor) {
       const { def, repo } = get(resource);
-      const before = await repo.findById(id);
-      if (!before) throw notFound();
-      const allowed = Object.fromEntries(Object.entries(input).filter(([k]) => !def.immutableOnUpdate?.includes(k)));
-      await checkWrite(def, repo, allowed, id);
+      const current = await repo.findById(id);
+      if (!current) throw notFound();
+      // Only the fields given change: absent (undefined) ones keep their value.
+      const allowed = Object.fromEntries(
+        Object.entries(input).filter(([k, v]) => v !== undefined && !def.immutableOnUpdate?.includes(k)),
+      );
+      await checkWrite(def, repo, allowed, { id, record: current });
       const values = def.prepare ? await def.prepare(allowed) : allowed;
       await write(def, () => repo.update(id, values));
-      return reread({ resource, action: 'updated', before, input: allowed, actor }, id);
+      return reread({ resource, action: 'updated', before: current, input: allowed, actor }, id);
     },
 
     /** Sets the given status, or toggles between Activo and Inactivo. */

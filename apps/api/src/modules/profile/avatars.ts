@@ -3,8 +3,13 @@ import { mkdirSync } from 'node:fs';
 import { readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AVATAR_URL_PREFIX, DEFAULT_AVATAR_FILE } from '@portal/contract';
+import sharp from 'sharp';
 
 export const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
+/** Stored avatars fit in this square (pixels); the top bar shows 36 px, the profile 96 px. */
+export const AVATAR_MAX_SIDE = 512;
+/** Refuses decompression bombs: a 2 MB file may not claim more pixels than this. */
+const MAX_INPUT_PIXELS = 40_000_000;
 /** Stored names are random, so a URL reveals nothing and cannot be guessed. */
 export const AVATAR_FILE_PATTERN = /^[0-9a-f-]{36}\.(png|jpg|webp)$/;
 
@@ -31,6 +36,23 @@ export function imageExtension(bytes: Buffer): Extension | null {
   )
     return 'webp';
   return null;
+}
+
+/**
+ * Decodes the whole image and re-encodes it as WebP: oriented by its EXIF tag,
+ * at most AVATAR_MAX_SIDE on each side, with no metadata (location, camera) kept.
+ * Null when the bytes do not decode (corrupt, truncated, not really an image).
+ */
+export async function reencodeAvatar(bytes: Buffer): Promise<Buffer | null> {
+  try {
+    return await sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS })
+      .rotate()
+      .resize(AVATAR_MAX_SIDE, AVATAR_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 85 })
+      .toBuffer();
+  } catch {
+    return null;
+  }
 }
 
 export const contentTypeOf = (file: string) => types[path.extname(file).slice(1) as Extension];

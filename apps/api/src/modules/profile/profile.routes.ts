@@ -13,12 +13,20 @@ import {
   ZUserProfileUpdate,
   ZUserUpdateResponse,
 } from '@portal/contract';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { HttpError, notFound, validationFailed } from '../../lib/http-error.ts';
+import { HttpError, notFound } from '../../lib/http-error.ts';
 import { currentUser } from '../../plugins/access.ts';
 import type { Services } from '../../services.ts';
 import { contentTypeOf, DEFAULT_AVATAR_SVG, MAX_AVATAR_BYTES } from './avatars.ts';
+
+/** The one file of a multipart upload, read whole (the size limit of the multipart plugin applies). */
+async function readUploadedFile(request: FastifyRequest): Promise<Buffer> {
+  const file = await request.file();
+  if (!file) throw new HttpError(422, PROFILE_MSG.avatarMissing, { errors: { file: [PROFILE_MSG.avatarMissing] } });
+  return file.toBuffer();
+}
 
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
 const tags = ['profile'];
@@ -84,7 +92,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
         body: ZChangePasswordRequest,
         response: {
           200: ZChangePasswordResponse,
-          422: ZChangePasswordResponse,
+          422: ZErrorResponse,
           401: ZErrorResponse,
           403: ZErrorResponse,
           404: ZErrorResponse,
@@ -118,10 +126,13 @@ export const profileRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
       schema: {
         tags,
         summary: 'Sube el avatar del usuario (multipart, un archivo PNG, JPG o WebP de hasta 2 MB)',
+        description:
+          'La imagen se decodifica y se guarda de nuevo como WebP de hasta 512×512 sin metadatos; una imagen dañada se rechaza con 422.',
         params: ZIdParam,
         consumes: ['multipart/form-data'],
         response: {
           200: ZImageResponse.extend({ message: z.string() }),
+          400: ZErrorResponse,
           413: ZErrorResponse,
           415: ZErrorResponse,
           ...errors,
@@ -130,17 +141,13 @@ export const profileRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     },
     async (request) => {
       if (!request.isMultipart()) throw new HttpError(415, PROFILE_MSG.avatarInvalid);
-      const file = await request.file();
-      if (!file) throw validationFailed({ file: [PROFILE_MSG.avatarMissing] });
-      let bytes: Buffer;
-      try {
-        bytes = await file.toBuffer();
-      } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new HttpError(413, PROFILE_MSG.avatarTooLarge);
-        }
-        throw error;
-      }
+      const bytes = await readUploadedFile(request).catch((error: unknown) => {
+        const { code, statusCode } = error as { code?: string; statusCode?: number };
+        if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, PROFILE_MSG.avatarTooLarge);
+        if (error instanceof HttpError || statusCode) throw error;
+        // busboy: no boundary, a truncated body, a malformed part header.
+        throw new HttpError(400, PROFILE_MSG.avatarMalformed);
+      });
       const url = await profile.replaceAvatar(request.params.id, bytes);
       return { status: true as const, message: PROFILE_MSG.avatarUpdated, url };
     },

@@ -17,7 +17,7 @@ import type { TokenService } from '../auth/tokens.ts';
 import type { CatalogService } from '../catalogs/catalog.service.ts';
 import type { PermissionsRepository } from '../permissions/permissions.repository.ts';
 import type { AuthUserRow, UsersRepository } from '../users/users.repository.ts';
-import { avatarUrl, imageExtension, MAX_AVATAR_BYTES, type AvatarStore } from './avatars.ts';
+import { avatarUrl, imageExtension, MAX_AVATAR_BYTES, reencodeAvatar, type AvatarStore } from './avatars.ts';
 import type { ProfileRepository } from './profile.repository.ts';
 
 interface Deps {
@@ -151,9 +151,11 @@ export function createProfileService({ profile, users, permissions, catalogs, to
       const row = await profile.findAvatar(userId);
       if (!row) throw notFound('El usuario no existe.');
       if (bytes.length > MAX_AVATAR_BYTES) throw new HttpError(413, PROFILE_MSG.avatarTooLarge);
-      const extension = imageExtension(bytes);
-      if (!extension) throw new HttpError(415, PROFILE_MSG.avatarInvalid);
-      const name = await avatars.save(bytes, extension);
+      if (!imageExtension(bytes)) throw new HttpError(415, PROFILE_MSG.avatarInvalid);
+      // What is stored is what sharp decoded and wrote again, never the uploaded bytes.
+      const image = await reencodeAvatar(bytes);
+      if (!image) throw new HttpError(422, PROFILE_MSG.avatarUnreadable);
+      const name = await avatars.save(image, 'webp');
       await profile.setAvatar(userId, name);
       await avatars.remove(row.avatar_path);
       return avatarUrl(name);

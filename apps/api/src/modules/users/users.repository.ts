@@ -26,7 +26,11 @@ export function createUsersRepository({ db }: Database) {
   type Row = NonNullable<Awaited<ReturnType<ReturnType<typeof withRole>['executeTakeFirst']>>>;
 
   return {
-    findByUsername: (username: string) => withRole().where('users.username', '=', username).executeTakeFirst(),
+    /** Usernames are unique without regard to case (migration 0004), so `Admin` signs in as `admin`. */
+    findByUsername: (username: string) =>
+      withRole()
+        .where((eb) => eb(eb.fn('lower', ['users.username']), '=', username.trim().toLowerCase()))
+        .executeTakeFirst(),
     findById: (id: number) => withRole().where('users.id', '=', id).executeTakeFirst(),
     toSessionUser(row: Row): TSessionUser {
       return {

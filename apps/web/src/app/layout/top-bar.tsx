@@ -1,16 +1,4 @@
-import {
-  ActionIcon,
-  Avatar,
-  Burger,
-  Divider,
-  Group,
-  Menu,
-  Stack,
-  Text,
-  ThemeIcon,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Burger, Divider, Group, Menu, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
 import { useFullscreenDocument } from '@mantine/hooks';
 import { DEFAULT_AVATAR_URL } from '@portal/contract';
 import { useQuery } from '@tanstack/react-query';
@@ -18,17 +6,10 @@ import { IconLogout, IconMaximize, IconMinimize, IconSettings, IconUserCircle } 
 import { Link, useLocation } from 'react-router';
 import { DEFAULT_MENU_ICON, DEFAULT_MENU_NAME, entryForPath } from '@/config/menu.ts';
 import { paths } from '@/config/paths.ts';
+import { UserAvatar } from '@/components/ui/user-avatar.tsx';
 import { NotificationBell } from '@/features/notifications/components/notification-bell.tsx';
 import { imageQuery } from '@/features/profile/api/profile-api.ts';
 import { fullName, useSession } from '@/lib/session.ts';
-
-const initials = (name: string) =>
-  name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((part) => part[0]!.toUpperCase())
-    .join('');
 
 export function TopBar({ isDrawerOpen, onToggleDrawer }: { isDrawerOpen: boolean; onToggleDrawer: () => void }) {
   const session = useSession();
@@ -77,9 +58,7 @@ export function TopBar({ isDrawerOpen, onToggleDrawer }: { isDrawerOpen: boolean
         </Tooltip>
         <Divider orientation="vertical" mx={4} visibleFrom="sm" />
         <Group gap="sm" wrap="nowrap">
-          <Avatar color="brand" radius="xl" size={36} alt={name || 'Usuario'} src={photo}>
-            {initials(name) || 'U'}
-          </Avatar>
+          <UserAvatar name={name} src={photo} size={36} />
           <Stack gap={0} visibleFrom="sm" style={{ lineHeight: 1.2 }}>
             <Text size="sm" fw={600} lh={1.3}>
               {name}

@@ -1,7 +1,6 @@
 import '@mantine/dropzone/styles.css';
 import {
   Alert,
-  Avatar,
   Badge,
   Button,
   Card,
@@ -28,6 +27,7 @@ import { IconAlertTriangle, IconCheck, IconLock, IconPencil, IconPhotoUp, IconTi
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { UserAvatar } from '@/components/ui/user-avatar.tsx';
 import { EmptyIllustration } from '@/components/ui/illustrations.tsx';
 import { isApiError } from '@/lib/api-client.ts';
 import { notifyError, notifySuccess, notifyWarning } from '@/lib/notify.ts';
@@ -281,7 +281,7 @@ function AvatarBlock({ userId, name }: { userId: number; name: string }) {
       title="Arrastra una imagen JPG o PNG o haz clic para cambiar tu foto"
     >
       <Stack align="center" gap={4}>
-        <Avatar src={image.data} alt={name} size={96} radius="50%" />
+        <UserAvatar name={name} src={image.data} size={96} radius="50%" />
         <Group gap={4} c="dimmed">
           <IconPhotoUp size={14} />
           <Text size="xs">Cambiar foto</Text>
