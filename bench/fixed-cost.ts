@@ -7,6 +7,7 @@
  *   npx tsx bench/fixed-cost.ts                       # SQLite, 5 s per endpoint
  *   npx tsx bench/fixed-cost.ts --dialect postgres --seconds 10
  *   npx tsx bench/fixed-cost.ts --cpu-prof /tmp/prof  # also writes the server's CPU profile there
+ *   npx tsx bench/fixed-cost.ts --only areas          # the bare route and the endpoints whose label has 'areas'
  *
  * Both servers run as child processes on 127.0.0.1 (fresh DATA_DIR; on PostgreSQL a
  * database created on BENCH_PG_ADMIN_URL and dropped at the end); autocannon drives
@@ -28,6 +29,7 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '10' },
     'cpu-prof': { type: 'string' },
+    only: { type: 'string' },
   },
 });
 const seconds = Number(args.seconds);
@@ -162,6 +164,7 @@ async function main() {
       { label: 'GET /api/areas/1', url: `${base}/api/areas/1`, headers: auth },
       { label: 'GET /api/statuses', url: `${base}/api/statuses`, headers: auth },
     ];
+    if (args.only) targets.splice(1, targets.length, ...targets.slice(1).filter((t) => t.label.includes(args.only!)));
     // Warm-up: JIT, statement caches, session caches.
     for (const t of targets) await autocannon({ ...t, connections, duration: 1 });
 
