@@ -174,7 +174,9 @@ async function main() {
     const bareAgain = await rate(targets[0]!);
     const bareRps = (results[0]!.rps + bareAgain.rps) / 2;
 
-    console.log(`\n${args.dialect}, ${connections} connections, ${seconds} s each; start to /api/healthz ${startMs.toFixed(0)} ms`);
+    console.log(
+      `\n${args.dialect}, ${connections} connections, ${seconds} s each; start to /api/healthz ${startMs.toFixed(0)} ms`,
+    );
     console.table(
       results.map((r) => ({
         endpoint: r.label,
@@ -184,7 +186,9 @@ async function main() {
         errors: r.errors,
       })),
     );
-    console.log(`bare Fastify: ${Math.round(results[0]!.rps)} req/s at the start, ${Math.round(bareAgain.rps)} at the end`);
+    console.log(
+      `bare Fastify: ${Math.round(results[0]!.rps)} req/s at the start, ${Math.round(bareAgain.rps)} at the end`,
+    );
   } finally {
     await stop(api);
     await stop(bare);

@@ -59,7 +59,8 @@ export function parseTrustProxy(value: string): boolean | number | string[] | nu
   if (v === 'true') return true;
   if (/^\d+$/.test(v)) return Number(v);
   const list = v.split(',').map((a) => a.trim());
-  const isAddress = (a: string) => /^[0-9a-f.:]+(\/\d{1,3})?$/.test(a) || a === 'loopback' || a === 'linklocal' || a === 'uniquelocal';
+  const isAddress = (a: string) =>
+    /^[0-9a-f.:]+(\/\d{1,3})?$/.test(a) || a === 'loopback' || a === 'linklocal' || a === 'uniquelocal';
   return list.length > 0 && list.every(isAddress) ? list : null;
 }
 

@@ -153,7 +153,11 @@ describe.each(dialects)('platform hardening on %s', (dialect) => {
       detail: String(i),
       created_at: old,
     }));
-    for (let i = 0; i < rows.length; i += 500) await db.insertInto('audit_log').values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await db
+        .insertInto('audit_log')
+        .values(rows.slice(i, i + 500))
+        .execute();
     await db.insertInto('audit_log').values({ event: 'test.recent', created_at: recent }).execute();
     expect(t.config.auditRetentionDays).toBe(365);
     expect(await t.services.audit.prune(365)).toBeGreaterThanOrEqual(2_500);

@@ -42,11 +42,11 @@ describe.each(dialects)('sessions and grants held in memory on %s', (dialect) =>
     expect((await t.call(token, 'POST', '/api/areas', {})).statusCode).toBe(200);
     const queries: string[] = [];
     const { db } = t.services.database;
-    const original = db.getExecutor().executeQuery.bind(db.getExecutor());
-    const executor = db.getExecutor() as unknown as { executeQuery: typeof original };
-    executor.executeQuery = (compiled, queryId) => {
-      queries.push(compiled.sql);
-      return original(compiled, queryId);
+    const executor = db.getExecutor() as unknown as { executeQuery: (...args: unknown[]) => Promise<unknown> };
+    const original = executor.executeQuery.bind(executor);
+    executor.executeQuery = (...args: unknown[]) => {
+      queries.push((args[0] as { sql: string }).sql);
+      return original(...args);
     };
     try {
       expect((await t.call(token, 'GET', '/api/statuses')).statusCode).toBe(200);
@@ -54,6 +54,7 @@ describe.each(dialects)('sessions and grants held in memory on %s', (dialect) =>
     } finally {
       executor.executeQuery = original;
     }
+    expect(queries.some((q) => q.includes('"areas"'))).toBe(true);
     expect(queries.filter((q) => /revoked_tokens|"users"|sections_permission/.test(q))).toEqual([]);
   });
 

@@ -49,14 +49,10 @@ export function computeSecurityHeaders(options: SecurityHeadersOptions): Record<
     },
   };
   let isDone = false;
-  helmet(helmetOptions(options))(
-    {} as IncomingMessage,
-    recorder as unknown as ServerResponse,
-    (error?: unknown) => {
-      if (error) throw error instanceof Error ? error : new Error(String(error));
-      isDone = true;
-    },
-  );
+  helmet(helmetOptions(options))({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    isDone = true;
+  });
   if (!isDone) throw new Error('helmet did not finish synchronously');
   return headers;
 }

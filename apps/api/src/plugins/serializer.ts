@@ -32,22 +32,39 @@ export function responseJsonSchema(schema: z.ZodType): Record<string, unknown> |
   }
 }
 
-/**
- * Serializes each response with a function compiled once per route and status
- * from the zod schema's JSON Schema (fast-json-stringify), instead of parsing
- * every answer with zod and then calling JSON.stringify. Only the schema's
- * properties are written, so unknown fields (a password hash in a row) are
- * still left out. A schema that cannot be compiled keeps zod's serializer.
- */
-export const serializerCompiler: FastifySerializerCompiler<Schema> = (route) => {
+type Serialize = (data: unknown) => string;
+
+/** Compiled serializers by zod schema: routes share many (error answers, pages of one record type). */
+const compiled = new WeakMap<object, Serialize>();
+
+function compile(route: Parameters<FastifySerializerCompiler<Schema>>[0]): Serialize {
   const schema = zodSchemaOf(route.schema);
+  const cached = schema && compiled.get(schema);
+  if (cached) return cached;
   const json = schema && responseJsonSchema(schema);
+  let serialize: Serialize | undefined;
   if (json) {
     try {
-      return fastJson(json);
+      serialize = fastJson(json) as Serialize;
     } catch {
       // A schema fast-json-stringify refuses: zod serializes it.
     }
   }
-  return zodSerializerCompiler(route as Parameters<typeof zodSerializerCompiler>[0]);
+  serialize ??= zodSerializerCompiler(route as Parameters<typeof zodSerializerCompiler>[0]) as Serialize;
+  if (schema) compiled.set(schema, serialize);
+  return serialize;
+}
+
+/**
+ * Serializes each response with a function compiled once per response schema
+ * from the zod schema's JSON Schema (fast-json-stringify), instead of parsing
+ * every answer with zod and then calling JSON.stringify. Only the schema's
+ * properties are written, so unknown fields (a password hash in a row) are
+ * still left out. A schema that cannot be compiled keeps zod's serializer.
+ * Compiled on a route's first answer with that status, so start-up does not
+ * pay for the hundreds of routes × statuses that may never answer.
+ */
+export const serializerCompiler: FastifySerializerCompiler<Schema> = (route) => {
+  let serialize: Serialize | undefined;
+  return (data: unknown) => (serialize ??= compile(route))(data);
 };

@@ -6,10 +6,7 @@ import type { NotificationBus } from '../notifications/notifications.bus.ts';
  * bus at once in this process; on PostgreSQL a trigger announces it to the
  * others when it commits (migration 0006).
  */
-export function createRevokedTokensRepository(
-  { db }: Database,
-  bus?: Pick<NotificationBus, 'invalidate'>,
-) {
+export function createRevokedTokensRepository({ db }: Database, bus?: Pick<NotificationBus, 'invalidate'>) {
   return {
     async revoke(jti: string, userId: number, expiresAt: number): Promise<void> {
       await db

@@ -27,9 +27,7 @@ export function createTokenService(secret: string, ttlMinutes: number) {
       const iat = Date.now() / 1000;
       const exp = Math.floor(iat) + Math.round(ttlMinutes * 60);
       const claims: TokenClaims = { sub: String(userId), jti: randomUUID(), iat, exp };
-      const payload = Buffer.from(JSON.stringify({ sub: claims.sub, jti: claims.jti, iat, exp })).toString(
-        'base64url',
-      );
+      const payload = Buffer.from(JSON.stringify({ sub: claims.sub, jti: claims.jti, iat, exp })).toString('base64url');
       const input = `${HEADER}.${payload}`;
       return { token: `${input}.${sign(input).toString('base64url')}`, claims };
     },

@@ -17,10 +17,7 @@ type Flags = Record<PermissionFlag, number>;
  * of any process (triggers and LISTEN/NOTIFY, migration 0006). While the bus
  * cannot vouch for that (`canCache`), every check reads the database.
  */
-export function createPermissionsRepository(
-  { db }: Database,
-  bus: Pick<NotificationBus, 'onInvalidate' | 'canCache'>,
-) {
+export function createPermissionsRepository({ db }: Database, bus: Pick<NotificationBus, 'onInvalidate' | 'canCache'>) {
   const grantedSections = (roleId: number) =>
     db
       .selectFrom('sections_permission as sp')
