@@ -8,15 +8,19 @@
  *   npx tsx bench/fixed-cost.ts --dialect postgres --seconds 10
  *   npx tsx bench/fixed-cost.ts --cpu-prof /tmp/prof  # also writes the server's CPU profile there
  *   npx tsx bench/fixed-cost.ts --only areas          # the bare route and the endpoints whose label has 'areas'
+ *   npx tsx bench/fixed-cost.ts --server /elsewhere/apps/api/dist/server.js   # another build, e.g. before a change
  *
  * Both servers run as child processes on 127.0.0.1 (fresh DATA_DIR; on PostgreSQL a
  * database created on BENCH_PG_ADMIN_URL and dropped at the end); autocannon drives
  * them with 10 connections from this process. Goals (issue 9): Áreas ≥ 20 %, health ≥ 60 %.
+ * Besides req/s, the server's CPU time per request is read from /proc: on a busy
+ * machine req/s swings with other load, CPU per request much less; "of bare (CPU)"
+ * is the share of bare Fastify's throughput the endpoint would reach on idle cores.
  */
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,12 +34,13 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '10' },
     'cpu-prof': { type: 'string' },
     only: { type: 'string' },
+    server: { type: 'string' },
   },
 });
 const seconds = Number(args.seconds);
 const connections = Number(args.connections);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const serverJs = path.join(root, 'apps/api/dist/server.js');
+const serverJs = path.resolve(args.server ?? path.join(root, 'apps/api/dist/server.js'));
 const pgAdminUrl =
   process.env.BENCH_PG_ADMIN_URL ?? process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -89,7 +94,18 @@ interface Target {
   body?: string;
 }
 
-async function rate(target: Target) {
+/** CPU time (user + system) a process has used, in ms, from /proc (Linux); null elsewhere. */
+function cpuMs(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (100 Hz)
+  } catch {
+    return null;
+  }
+}
+
+async function rate(target: Target, pid: number | undefined) {
+  const cpuBefore = cpuMs(pid);
   const result = await autocannon({
     url: target.url,
     method: target.method ?? 'GET',
@@ -98,10 +114,13 @@ async function rate(target: Target) {
     headers: target.headers,
     body: target.body,
   });
+  const cpuAfter = cpuMs(pid);
   return {
     rps: result.requests.average,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx + result.timeouts,
+    // Server CPU per request: unlike req/s, hardly moved by other load on the machine.
+    cpuUs: cpuBefore === null || cpuAfter === null ? NaN : ((cpuAfter - cpuBefore) * 1000) / result.requests.total,
   };
 }
 
@@ -168,11 +187,13 @@ async function main() {
     // Warm-up: JIT, statement caches, session caches.
     for (const t of targets) await autocannon({ ...t, connections, duration: 1 });
 
-    const results: { label: string; rps: number; p99: number; errors: number }[] = [];
-    for (const t of targets) results.push({ label: t.label, ...(await rate(t)) });
+    const results: { label: string; rps: number; p99: number; errors: number; cpuUs: number }[] = [];
+    for (const [i, t] of targets.entries())
+      results.push({ label: t.label, ...(await rate(t, i === 0 ? bare.pid : api.pid)) });
     // The bare route again at the end, so load from other processes during the run shows.
-    const bareAgain = await rate(targets[0]!);
+    const bareAgain = await rate(targets[0]!, bare.pid);
     const bareRps = (results[0]!.rps + bareAgain.rps) / 2;
+    const bareCpuUs = (results[0]!.cpuUs + bareAgain.cpuUs) / 2;
 
     console.log(
       `\n${args.dialect}, ${connections} connections, ${seconds} s each; start to /api/healthz ${startMs.toFixed(0)} ms`,
@@ -183,6 +204,8 @@ async function main() {
         'req/s': Math.round(r.rps),
         'p99 ms': r.p99,
         'of bare': `${((100 * r.rps) / bareRps).toFixed(1)} %`,
+        'server CPU µs/req': Math.round(r.cpuUs),
+        'of bare (CPU)': `${((100 * bareCpuUs) / r.cpuUs).toFixed(1)} %`,
         errors: r.errors,
       })),
     );
