@@ -1,6 +1,5 @@
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,12 +22,18 @@ import { workloadRoutes } from './modules/workload/workload.routes.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin, frameworkErrors } from './plugins/errors.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { serializerCompiler } from './plugins/serializer.ts';
 import { webPlugin } from './plugins/web.ts';
 import { createServices } from './services.ts';
 
 z.config(z.locales.es());
 
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+/** How often node checks requests against the request and headers timeouts (its default is 30 s). */
+const connectionsCheckingInterval = (config: Config) =>
+  Math.max(250, Math.min(30_000, Math.floor(Math.min(config.requestTimeoutMs, config.headersTimeoutMs) / 4)));
 
 export interface BuildOptions {
   config: Config;
@@ -41,16 +46,25 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
     logger: logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-csrf-token"]'] },
     bodyLimit: config.bodyLimit,
     genReqId: () => randomUUID(),
-    trustProxy: false,
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     return503OnClosing: true,
     frameworkErrors,
+    // Slow clients cannot hold the process: a request (headers) must arrive within these times.
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: connectionsCheckingInterval(config) },
   }).withTypeProvider<ZodTypeProvider>();
+  app.server.maxConnections = config.maxConnections;
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   const services = createServices(config, database, app.log);
   app.addHook('onClose', async () => {
+    await services.audit.flushAnonymous().catch((err: unknown) => app.log.error({ err }, 'audit flush failed'));
     await services.limiter.close();
     services.mailer.close();
   });
@@ -65,22 +79,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
   };
 
   await app.register(errorsPlugin);
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-      },
-    },
-  });
+  await app.register(securityHeadersPlugin, { servedOverHttps: config.servedOverHttps });
   await app.register(docsPlugin);
   await app.register(accessPlugin, { services });
 

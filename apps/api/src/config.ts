@@ -1,6 +1,6 @@
 import { DEFAULT_ATTACHMENT_MAX_BYTES } from '@portal/contract';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -37,7 +37,39 @@ const ZEnv = z.object({
     .positive()
     .max(1024 * 1024 * 1024)
     .default(DEFAULT_ATTACHMENT_MAX_BYTES),
+  SERVED_OVER_HTTPS: z.enum(['0', '1']).default('0'),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, ctx) => {
+      const parsed = parseTrustProxy(value);
+      if (parsed === null) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'TRUST_PROXY must be true, false, a hop count or a comma-separated list of addresses/CIDRs',
+        });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(500).default(10_000),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(72_000),
+  MAX_CONNECTIONS: z.coerce.number().int().positive().default(1_000),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
 });
+
+/** `TRUST_PROXY` as Fastify's `trustProxy` takes it: a boolean, a hop count, or addresses and CIDR ranges. */
+export function parseTrustProxy(value: string): boolean | number | string[] | null {
+  const v = value.trim().toLowerCase();
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  const list = v.split(',').map((a) => a.trim());
+  const isAddress = (a: string) =>
+    /^[0-9a-f.:]+(\/\d{1,3})?$/.test(a) || a === 'loopback' || a === 'linklocal' || a === 'uniquelocal';
+  return list.length > 0 && list.every(isAddress) ? list : null;
+}
 
 export interface Config {
   port: number;
@@ -57,6 +89,16 @@ export interface Config {
   bodyLimit: number;
   /** Largest file a ticket attachment may have. */
   attachmentMaxBytes: number;
+  /** The portal is reached over https (the CSP then carries upgrade-insecure-requests). */
+  servedOverHttps: boolean;
+  /** Fastify's `trustProxy`: which proxies' X-Forwarded-For is believed (client address for rate limits, audit). */
+  trustProxy: boolean | number | string[];
+  /** Longest time to receive a whole request, and its headers; idle keep-alive time; open connections at most. */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxConnections: number;
+  auditRetentionDays: number;
 }
 
 /** Reads the DESIGN.md configuration table from an environment object. */
@@ -85,14 +127,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     bodyLimit: e.BODY_LIMIT_BYTES,
     attachmentMaxBytes: e.ATTACHMENT_MAX_BYTES,
+    servedOverHttps: e.SERVED_OVER_HTTPS === '1',
+    trustProxy: e.TRUST_PROXY,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
+    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    maxConnections: e.MAX_CONNECTIONS,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
   };
 }
 
-/** A random secret generated on first start and kept in DATA_DIR, so tokens survive restarts. */
+/** Creates DATA_DIR readable by the portal's user only (0700), and makes it so if it exists. */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+}
+
+/** A random secret generated on first start and kept in DATA_DIR (0600), so tokens survive restarts. */
 function persistentSecret(dataDir: string, name: string): string {
   const file = path.join(dataDir, name);
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  if (existsSync(file)) {
+    chmodSync(file, 0o600);
+    return readFileSync(file, 'utf8').trim();
+  }
+  ensurePrivateDir(dataDir);
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
   return secret;

@@ -18,6 +18,15 @@ if (config.seedDemo) {
 const purge = setInterval(() => void services.revokedTokens.purgeExpired().catch(() => undefined), 60 * 60 * 1000);
 purge.unref();
 
+// Audit retention: a first prune shortly after start (never before listening), then every six hours.
+const pruneAudit = () =>
+  void services.audit
+    .prune(config.auditRetentionDays)
+    .then((deleted) => deleted > 0 && app.log.info({ deleted }, 'audit log pruned'))
+    .catch((err: unknown) => app.log.error({ err }, 'audit prune failed'));
+setTimeout(pruneAudit, 30_000).unref();
+setInterval(pruneAudit, 6 * 60 * 60 * 1000).unref();
+
 let isClosing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, async () => {

@@ -16,6 +16,7 @@ import { createTokenService } from './modules/auth/tokens.ts';
 import { createCatalogService } from './modules/catalogs/catalog.service.ts';
 import { createPasswordResetRepository } from './modules/password-reset/password-reset.repository.ts';
 import { createPasswordResetService } from './modules/password-reset/password-reset.service.ts';
+import { createNotificationBus } from './modules/notifications/notifications.bus.ts';
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
 import { createPermissionsRepository } from './modules/permissions/permissions.repository.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
@@ -35,10 +36,12 @@ const silentLog: MailLog = { info() {}, warn() {}, error() {} };
 export function createServices(config: Config, database: Database, log: MailLog = silentLog) {
   const audit = createAuditRepository(database);
   const users = createUsersRepository(database);
-  const revokedTokens = createRevokedTokensRepository(database);
+  // One bus per process: live notifications and the invalidation of in-memory sessions and grants.
+  const bus = createNotificationBus(database, config.databaseUrl);
+  const revokedTokens = createRevokedTokensRepository(database, bus);
   const tokens = createTokenService(config.jwtSecret, config.tokenTtlMinutes);
-  const sessions = createSessionChecker({ users, revokedTokens });
-  const permissions = createPermissionsRepository(database);
+  const sessions = createSessionChecker({ users, revokedTokens, bus });
+  const permissions = createPermissionsRepository(database, bus);
   const csrf = createCsrf(config.jwtSecret);
   const limiter = createRateLimiter(
     createRateLimitStore(config.redisUrl, (err) => log.error({ err }, 'rate-limit store unavailable')),
@@ -65,7 +68,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
   });
   const notifications = createNotificationsService({
     database,
-    databaseUrl: config.databaseUrl,
+    bus,
     secret: config.jwtSecret,
     sessions,
     audit,
@@ -100,6 +103,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
   return {
     config,
     database,
+    bus,
     audit,
     auditLog,
     users,

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { DB } from './schema.ts';
 import { registerSqliteFunctions } from './ticket-derivations.ts';
+import { createWriteWatch, type WriteWatch } from './write-watch.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -13,6 +14,8 @@ export interface Database {
   dialect: Dialect;
   /** Case-insensitive LIKE for the dialect. */
   like: 'like' | 'ilike';
+  /** Every insert, update and delete made through `db`, by table (for in-memory caches). */
+  writes: WriteWatch;
   ping(): Promise<void>;
   destroy(): Promise<void>;
 }
@@ -56,13 +59,49 @@ export function createDatabase(options: DatabaseOptions): Database {
   // 64 MiB of page cache holds the list indexes of a million tickets (deep pages, counts).
   sqlite.pragma('cache_size = -65536');
   registerSqliteFunctions(sqlite);
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return wrap(db, 'sqlite');
 }
 
-function wrap(db: Kysely<DB>, dialect: Dialect): Database {
+/** How many prepared SQLite statements are kept, by SQL text (least recently used dropped first). */
+export const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SqliteDialect prepares every query again; preparing is a good part of
+ * a small query's cost. The dialect gets this view of the database instead, whose
+ * `prepare` reuses the statement already prepared for the same SQL text.
+ * Kysely runs one query at a time on SQLite (a mutex), so a statement is never
+ * used by two queries at once; SQLite re-prepares a cached statement itself after
+ * a schema change.
+ */
+export function withStatementCache(sqlite: SQLite.Database, size = STATEMENT_CACHE_SIZE) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    prepare(sqlText: string): SQLite.Statement {
+      let statement = statements.get(sqlText);
+      if (statement) {
+        // Map keeps insertion order: move to the most recently used end.
+        statements.delete(sqlText);
+      } else {
+        statement = sqlite.prepare(sqlText);
+        if (statements.size >= size) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(sqlText, statement);
+      return statement;
+    },
+    close() {
+      statements.clear();
+      sqlite.close();
+    },
+  };
+}
+
+function wrap(plainDb: Kysely<DB>, dialect: Dialect): Database {
+  const writes = createWriteWatch();
+  const db = plainDb.withPlugin(writes.plugin);
   return {
     db,
+    writes,
     dialect,
     like: dialect === 'postgres' ? 'ilike' : 'like',
     async ping() {

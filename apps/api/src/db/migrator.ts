@@ -5,6 +5,7 @@ import * as ticketListIndexes from './migrations/0002-ticket-list-indexes.ts';
 import * as ticketSearchAndCounts from './migrations/0003-ticket-search-and-counts.ts';
 import * as caseInsensitiveAccounts from './migrations/0004-case-insensitive-accounts.ts';
 import * as attachmentsAndExample from './migrations/0005-attachments-and-example.ts';
+import * as cacheInvalidation from './migrations/0006-cache-invalidation.ts';
 import * as auditLogScreen from './migrations/0008-audit-log-screen.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
@@ -16,6 +17,7 @@ const migrations: Record<string, DialectMigration> = {
   '0003-ticket-search-and-counts': ticketSearchAndCounts,
   '0004-case-insensitive-accounts': caseInsensitiveAccounts,
   '0005-attachments-and-example': attachmentsAndExample,
+  '0006-cache-invalidation': cacheInvalidation,
   '0008-audit-log-screen': auditLogScreen,
 };
 

@@ -31,6 +31,8 @@ export interface AuthContext {
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** Answers carry `Cache-Control: no-store` (always so on routes that are not `public`). */
+    noStore?: boolean;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
@@ -42,6 +44,12 @@ declare module 'fastify' {
 }
 
 const UNSAFE_METHODS = new Set(['PUT', 'PATCH', 'DELETE']);
+
+/** The bearer token of an Authorization header; the scheme name is case-insensitive (RFC 9110). */
+export function bearerToken(header: string | undefined): string {
+  const match = header === undefined ? null : /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  return match?.[1] ?? '';
+}
 
 /** The signed-in caller; only valid on routes whose access is not `public`. */
 export function currentUser(request: FastifyRequest): AuthUserRow {
@@ -82,30 +90,39 @@ export const accessPlugin = fp(
       throw error;
     };
 
+    /** A refusal that names no user: counted, not written one row each (audit.recordAnonymous). */
+    const refuseAnonymous = (request: FastifyRequest, event: string, error: HttpError): never => {
+      audit.recordAnonymous(event, request.ip, { method: request.method, url: request.url.slice(0, 200) });
+      throw error;
+    };
+
     async function authenticate(request: FastifyRequest): Promise<AuthContext> {
-      const header = request.headers.authorization;
-      const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
-      if (!token) return refuse(request, 'auth.missing_token', unauthorized());
+      const token = bearerToken(request.headers.authorization);
+      if (!token) return refuseAnonymous(request, 'auth.missing_token', unauthorized());
       let claims: TokenClaims;
       try {
         claims = await tokens.verify(token);
       } catch {
-        return refuse(request, 'auth.invalid_token', unauthorized(MSG.sessionExpired));
+        return refuseAnonymous(request, 'auth.invalid_token', unauthorized(MSG.sessionExpired));
       }
       const user = await sessions.activeUser({ userId: Number(claims.sub), ...claims });
       if (!user) return refuse(request, 'auth.revoked_token', unauthorized(MSG.sessionExpired), { sub: claims.sub });
       return { user, claims };
     }
 
-    app.addHook('onRequest', async (request) => {
-      const access = request.routeOptions.config?.access;
+    app.addHook('onRequest', async (request, reply) => {
+      const config = request.routeOptions.config;
+      const access = config?.access;
+      // What a signed-in user sees (and the sign-in answer) is kept by no cache, refusals included.
+      if ((access && access !== 'public') || config?.noStore) void reply.header('cache-control', 'no-store');
       if (!access || access === 'public') return;
+
+      // Who is asking first: a request without a valid session is a 401, whatever its CSRF header.
+      request.auth = await authenticate(request);
 
       if (UNSAFE_METHODS.has(request.method) && !csrf.verify(request.headers['x-csrf-token'] as string | undefined)) {
         return refuse(request, 'csrf.refused', new HttpError(403, MSG.csrf));
       }
-
-      request.auth = await authenticate(request);
       if (access === 'authenticated') return;
 
       const { user } = request.auth;

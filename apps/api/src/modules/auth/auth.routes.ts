@@ -9,7 +9,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
   app.post(
     '/login',
     {
-      config: { access: 'public' },
+      config: { access: 'public', noStore: true },
       schema: {
         tags: ['auth'],
         summary: 'Inicia sesión con usuario y contraseña',

@@ -23,9 +23,12 @@ export function createAuthService({ users, tokens, revokedTokens, audit, limiter
    */
   async function admit(username: string, ip: string): Promise<void> {
     const refuse = async (scope: 'address' | 'account', retryAfterMs: number) => {
+      // What was typed is logged only when it names an account: it may be a password typed in the wrong field.
+      const user = await users.findByUsername(username);
       await audit.record({
         event: 'login.throttled',
-        username,
+        userId: user?.id ?? null,
+        username: user?.username ?? null,
         ip,
         detail: { scope, retry_after_s: Math.ceil(retryAfterMs / 1000) },
       });
@@ -52,7 +55,8 @@ export function createAuthService({ users, tokens, revokedTokens, audit, limiter
         await audit.record({
           event: 'login.failure',
           userId: user?.id ?? null,
-          username: credentials.username,
+          // Only an account's own name: what was typed may be a password typed in the wrong field.
+          username: user?.username ?? null,
           ip,
           detail: { reason: !user ? 'unknown_user' : !isValid ? 'bad_password' : 'inactive' },
         });

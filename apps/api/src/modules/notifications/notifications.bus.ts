@@ -6,6 +6,40 @@ import type { Executor } from './notifications.repository.ts';
 
 /** The PostgreSQL channel every API process listens on; its payload is a recipient's user id. */
 export const NOTIFY_CHANNEL = 'portal_notifications';
+/**
+ * The PostgreSQL channel of cache invalidations, sent by triggers on the tables
+ * that session state and grants come from (migration 0006), so no write can
+ * forget to announce itself. Payloads: `user:<id>`, `token:<jti>`, `roles`, `grants`.
+ */
+export const INVALIDATE_CHANNEL = 'portal_invalidate';
+
+/**
+ * Something that in-memory state (sessions, grants, open streams) may hold an
+ * old copy of:
+ * - `user`: one user's row (status, role, password, sessions_valid_after, name…);
+ * - `users`: any user's row;
+ * - `token`: an access token was revoked;
+ * - `roles`: roles changed (users' role status and name, and grants);
+ * - `grants`: sections, routes or their permissions changed;
+ * - `all`: anything (announcements may have been lost, e.g. while reconnecting).
+ */
+export type Invalidation =
+  | { kind: 'user'; userId: number }
+  | { kind: 'users' }
+  | { kind: 'token'; jti: string }
+  | { kind: 'roles' }
+  | { kind: 'grants' }
+  | { kind: 'all' };
+
+export function parseInvalidation(payload: string): Invalidation | null {
+  if (payload === 'roles' || payload === 'grants' || payload === 'users' || payload === 'all') return { kind: payload };
+  if (payload.startsWith('token:')) return { kind: 'token', jti: payload.slice(6) };
+  if (payload.startsWith('user:')) {
+    const userId = Number(payload.slice(5));
+    return Number.isSafeInteger(userId) ? { kind: 'user', userId } : null;
+  }
+  return null;
+}
 
 /**
  * Tells live streams that a user may have new notifications. It carries only
@@ -21,12 +55,55 @@ export interface NotificationBus {
   signal(userId: number, executor: Executor): Promise<void>;
   /** Calls `listener` whenever `userId` may have new notifications, and after a reconnection (signals may have been lost). */
   subscribe(userId: number, listener: () => void): () => void;
+  /**
+   * Calls `listener` for every invalidation: the ones of this process at once
+   * (`invalidate`), and on PostgreSQL the ones of every process once their
+   * transaction commits (triggers, LISTEN).
+   */
+  onInvalidate(listener: (invalidation: Invalidation) => void): () => void;
+  /** Announces an invalidation inside this process. */
+  invalidate(invalidation: Invalidation): void;
+  /**
+   * Whether in-memory state may be kept now: invalidations from every process
+   * reach this one (always on SQLite; on PostgreSQL while the LISTEN connection
+   * is up and no write of this process is still uncommitted-or-unannounced).
+   */
+  canCache(): boolean;
   start(log: FastifyBaseLogger): Promise<void>;
   close(): Promise<void>;
 }
 
 export function createNotificationBus(database: Database, databaseUrl: string | undefined): NotificationBus {
-  return database.dialect === 'postgres' && databaseUrl ? createPostgresBus(databaseUrl) : createLocalBus();
+  const bus = database.dialect === 'postgres' && databaseUrl ? createPostgresBus(databaseUrl) : createLocalBus();
+  // Writes of this process invalidate at once; on PostgreSQL the triggers announce them to every process too.
+  database.writes.onWrite((table) => {
+    const invalidation = invalidationOfTable(table);
+    if (invalidation) bus.invalidate(invalidation);
+  });
+  return bus;
+}
+
+const GRANT_TABLES = new Set(['sections', 'routes', 'sections_permission', 'routes_permission']);
+
+/** What a write to `table` may change (revoked tokens are announced one by one by their repository). */
+function invalidationOfTable(table: string): Invalidation | null {
+  if (table === 'users') return { kind: 'users' };
+  if (table === 'roles') return { kind: 'roles' };
+  if (GRANT_TABLES.has(table)) return { kind: 'grants' };
+  return null;
+}
+
+function createInvalidationListeners() {
+  const listeners = new Set<(invalidation: Invalidation) => void>();
+  return {
+    add(listener: (invalidation: Invalidation) => void) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    emit(invalidation: Invalidation) {
+      for (const listener of listeners) listener(invalidation);
+    },
+  };
 }
 
 function createListeners() {
@@ -58,11 +135,17 @@ function createListeners() {
  */
 function createLocalBus(): NotificationBus {
   const listeners = createListeners();
+  const invalidations = createInvalidationListeners();
   return {
     async signal(userId) {
       setImmediate(() => listeners.notify(userId));
     },
     subscribe: (userId, listener) => listeners.add(userId, listener),
+    onInvalidate: (listener) => invalidations.add(listener),
+    // Kysely's one SQLite connection is held by a transaction until it ends, so a
+    // read that follows an invalidation sees the committed state: caching is always safe.
+    invalidate: (invalidation) => invalidations.emit(invalidation),
+    canCache: () => true,
     async start() {},
     async close() {},
   };
@@ -74,8 +157,18 @@ function createLocalBus(): NotificationBus {
  * commits. Each process keeps one dedicated connection for LISTEN (the
  * Kysely pool cannot hold one) and reconnects with backoff when it drops.
  */
+/**
+ * How long after a write of this process in-memory state is not kept: a write
+ * inside a transaction invalidates before it commits, so a read on another pool
+ * connection could still see the old row; the trigger's NOTIFY, delivered on
+ * commit, invalidates again.
+ */
+const UNCOMMITTED_WINDOW_MS = 1_000;
+
 function createPostgresBus(databaseUrl: string): NotificationBus {
   const listeners = createListeners();
+  const invalidations = createInvalidationListeners();
+  let noCacheUntil = 0;
   let log: FastifyBaseLogger | undefined;
   let client: pg.Client | null = null;
   let isClosed = false;
@@ -106,6 +199,11 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
   async function connect() {
     const c = new pg.Client({ connectionString: databaseUrl, application_name: 'portal-notifications' });
     c.on('notification', (message) => {
+      if (message.channel === INVALIDATE_CHANNEL) {
+        const invalidation = parseInvalidation(message.payload ?? '');
+        if (invalidation) invalidations.emit(invalidation);
+        return;
+      }
       if (message.channel !== NOTIFY_CHANNEL) return;
       const userId = Number(message.payload);
       if (Number.isSafeInteger(userId)) listeners.notify(userId);
@@ -117,7 +215,7 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
     c.on('end', () => drop(c));
     try {
       await c.connect();
-      await c.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      await c.query(`LISTEN ${NOTIFY_CHANNEL}; LISTEN ${INVALIDATE_CHANNEL}`);
     } catch (error) {
       await c.end().catch(() => undefined);
       throw error;
@@ -128,6 +226,8 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
     }
     client = c;
     retryDelayMs = 500;
+    // Whatever was kept before this connection listened may have changed unannounced.
+    invalidations.emit({ kind: 'all' });
     if (hasConnectedBefore) {
       log?.info('notifications: LISTEN connection restored');
       listeners.notifyAll();
@@ -140,6 +240,12 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
       await sql`select pg_notify(${NOTIFY_CHANNEL}, ${String(userId)})`.execute(executor);
     },
     subscribe: (userId, listener) => listeners.add(userId, listener),
+    onInvalidate: (listener) => invalidations.add(listener),
+    invalidate(invalidation) {
+      noCacheUntil = Date.now() + UNCOMMITTED_WINDOW_MS;
+      invalidations.emit(invalidation);
+    },
+    canCache: () => client !== null && Date.now() >= noCacheUntil,
     async start(logger) {
       log = logger;
       try {

@@ -13,7 +13,7 @@ import { HttpError } from '../../lib/http-error.ts';
 import type { AuditRepository } from '../audit/audit.repository.ts';
 import type { SessionChecker } from '../auth/sessions.ts';
 import type { TokenClaims } from '../auth/tokens.ts';
-import { createNotificationBus } from './notifications.bus.ts';
+import type { NotificationBus } from './notifications.bus.ts';
 import { createNotificationsRepository, type Executor, type NewNotification } from './notifications.repository.ts';
 import { createStreamHub, type StreamSession } from './notifications.stream.ts';
 
@@ -24,7 +24,8 @@ const TICKET_PREFIX = 'stream:';
 
 interface NotificationsServiceDeps {
   database: Database;
-  databaseUrl: string | undefined;
+  /** The process's bus (notifications.bus.ts), shared with the session and grant caches. */
+  bus: NotificationBus;
   secret: string;
   sessions: SessionChecker;
   audit: AuditRepository;
@@ -55,7 +56,7 @@ const refused = () => new HttpError(401, NOTIFICATION_TEXT.streamRefused);
 export function createNotificationsService(deps: NotificationsServiceDeps) {
   const { database, sessions, audit } = deps;
   const repository = createNotificationsRepository(database);
-  const bus = createNotificationBus(database, deps.databaseUrl);
+  const { bus } = deps;
 
   // Its own key, so a stream ticket is never a valid access token or CSRF token, nor the reverse.
   const ticketKey = createHmac('sha256', deps.secret).update('notification-stream-ticket-key').digest();

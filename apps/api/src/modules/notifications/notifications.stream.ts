@@ -45,15 +45,32 @@ export function createStreamHub({ bus, repository, isSessionValid, heartbeatMs }
   const heartbeat = setInterval(() => void revalidate(), heartbeatMs);
   heartbeat.unref();
 
-  /** Pings every stream (so proxies keep it and dead sockets surface) and ends the ones whose session ended. */
-  async function revalidate() {
+  /** Ends the given streams whose session is no longer in force. */
+  async function check(targets: Stream[]) {
     await Promise.all(
-      [...streams].map(async (stream) => {
-        stream.ping();
+      targets.map(async (stream) => {
         if (!(await isSessionValid(stream.session).catch(() => true))) stream.end('session');
       }),
     );
   }
+
+  /** Pings every stream (so proxies keep it and dead sockets surface) and ends the ones whose session ended. */
+  async function revalidate() {
+    for (const stream of streams) stream.ping();
+    await check([...streams]);
+  }
+
+  // A session can end in any process (logout, deactivation, password or role change): end its streams at once.
+  bus.onInvalidate((invalidation) => {
+    if (streams.size === 0) return;
+    if (invalidation.kind === 'token') {
+      for (const stream of [...streams]) if (stream.session.tokenJti === invalidation.jti) stream.end('session');
+    } else if (invalidation.kind === 'user') {
+      void check([...streams].filter((stream) => stream.session.userId === invalidation.userId));
+    } else if (invalidation.kind !== 'grants') {
+      void check([...streams]);
+    }
+  });
 
   return {
     setLogger(logger: FastifyBaseLogger) {

@@ -1,24 +1,23 @@
 import type { PermissionFlag, TSectionPermission } from '@portal/contract';
 import { RECORD_STATUS } from '@portal/contract';
 import type { Database } from '../../db/database.ts';
+import type { NotificationBus } from '../notifications/notifications.bus.ts';
 
 const ACTIVE = RECORD_STATUS.active;
 
 type Flags = Record<PermissionFlag, number>;
-
-/** How long a role's grants are reused before being read again. */
-export const GRANTS_CACHE_MS = 5_000;
 
 /**
  * A role may use a section when it holds an active permission on the section
  * and an active permission on the section's route, and all of them are active.
  *
  * Every signed-in request asks this, so each role's grants are read in one query
- * and kept for GRANTS_CACHE_MS. Changes made through this process's catalogue
- * API drop the cache at once (`invalidate`); another process sharing the database
- * sees them within GRANTS_CACHE_MS.
+ * and kept until the bus announces a change to roles, routes, sections or their
+ * permissions: at once for writes of this process, and on PostgreSQL for writes
+ * of any process (triggers and LISTEN/NOTIFY, migration 0006). While the bus
+ * cannot vouch for that (`canCache`), every check reads the database.
  */
-export function createPermissionsRepository({ db }: Database, { cacheMs = GRANTS_CACHE_MS } = {}) {
+export function createPermissionsRepository({ db }: Database, bus: Pick<NotificationBus, 'onInvalidate' | 'canCache'>) {
   const grantedSections = (roleId: number) =>
     db
       .selectFrom('sections_permission as sp')
@@ -33,17 +32,33 @@ export function createPermissionsRepository({ db }: Database, { cacheMs = GRANTS
       .where('ro.status_id', '=', ACTIVE)
       .where('rp.status_id', '=', ACTIVE);
 
-  const cache = new Map<number, { at: number; grants: Promise<Map<string, Flags>> }>();
+  const cache = new Map<number, Promise<Map<string, Flags>>>();
+  let generation = 0;
+  const invalidate = () => {
+    generation += 1;
+    cache.clear();
+  };
+  bus.onInvalidate(({ kind }) => {
+    if (kind === 'grants' || kind === 'roles' || kind === 'all') invalidate();
+  });
+
   const readGrants = async (roleId: number) => {
     const rows = await grantedSections(roleId).select(['s.name', 'sp.r', 'sp.w', 'sp.u', 'sp.d']).execute();
     return new Map(rows.map(({ name, ...flags }) => [name, flags]));
   };
   const grantsOf = (roleId: number): Promise<Map<string, Flags>> => {
+    if (!bus.canCache()) return readGrants(roleId);
     const cached = cache.get(roleId);
-    if (cached && Date.now() - cached.at < cacheMs) return cached.grants;
+    if (cached) return cached;
+    const startedAt = generation;
     const grants = readGrants(roleId);
-    cache.set(roleId, { at: Date.now(), grants });
-    grants.catch(() => cache.delete(roleId));
+    cache.set(roleId, grants);
+    const forget = () => {
+      if (cache.get(roleId) === grants) cache.delete(roleId);
+    };
+    grants.then(() => {
+      if (generation !== startedAt) forget();
+    }, forget);
     return grants;
   };
 
@@ -53,9 +68,7 @@ export function createPermissionsRepository({ db }: Database, { cacheMs = GRANTS
     },
 
     /** Forgets every cached grant (after a change to roles, routes, sections or their permissions). */
-    invalidate(): void {
-      cache.clear();
-    },
+    invalidate,
 
     async findRoute(routeName: string) {
       return db

@@ -1,0 +1,220 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSiblingApp, createTestApp, dialects, type TestApp } from './helper.ts';
+import { listen, openStream, streamTicket } from './notifications-stream-client.ts';
+
+/** How long another process may take to hear of a change (a NOTIFY after commit): at most this. */
+const ACROSS_PROCESSES_MS = 1_000;
+
+async function sectionPermissionId(t: TestApp, section: string, roleId: number) {
+  const row = await t.services.database.db
+    .selectFrom('sections_permission as sp')
+    .innerJoin('sections as s', 's.id', 'sp.section_id')
+    .select('sp.id')
+    .where('s.name', '=', section)
+    .where('sp.role_id', '=', roleId)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function userId(t: TestApp, username: string) {
+  const row = await t.services.database.db
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', username)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+describe.each(dialects)('sessions and grants held in memory on %s', (dialect) => {
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    admin = await t.login('admin');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers repeated requests from memory: no session or grants query per request', async () => {
+    const token = await t.login('supervisor');
+    expect((await t.call(token, 'POST', '/api/areas', {})).statusCode).toBe(200);
+    const queries: string[] = [];
+    const { db } = t.services.database;
+    const executor = db.getExecutor() as unknown as { executeQuery: (...args: unknown[]) => Promise<unknown> };
+    const original = executor.executeQuery.bind(executor);
+    executor.executeQuery = (...args: unknown[]) => {
+      queries.push((args[0] as { sql: string }).sql);
+      return original(...args);
+    };
+    try {
+      expect((await t.call(token, 'GET', '/api/statuses')).statusCode).toBe(200);
+      expect((await t.call(token, 'POST', '/api/areas', {})).statusCode).toBe(200);
+    } finally {
+      executor.executeQuery = original;
+    }
+    expect(queries.some((q) => q.includes('"areas"'))).toBe(true);
+    expect(queries.filter((q) => /revoked_tokens|"users"|sections_permission/.test(q))).toEqual([]);
+  });
+
+  it('refuses at once a token after logout, a deactivated user, a password change and a lost permission', async () => {
+    const token = await t.login('supervisor');
+    expect((await t.call(token, 'POST', '/api/areas', {})).statusCode).toBe(200);
+
+    // A lost permission.
+    const perm = await sectionPermissionId(t, 'ar_main', 2);
+    expect(
+      (await t.call(admin, 'PATCH', `/api/sections-permission/${perm}/change-status`, { status_id: 2 })).statusCode,
+    ).toBe(200);
+    expect((await t.call(token, 'POST', '/api/areas', {})).statusCode).toBe(403);
+    await t.call(admin, 'PATCH', `/api/sections-permission/${perm}/change-status`, { status_id: 1 });
+    expect((await t.call(token, 'POST', '/api/areas', {})).statusCode).toBe(200);
+
+    // Logout.
+    const other = await t.login('supervisor');
+    expect((await t.call(other, 'GET', '/api/statuses')).statusCode).toBe(200);
+    expect((await t.call(other, 'POST', '/api/logout')).statusCode).toBe(200);
+    expect((await t.call(other, 'GET', '/api/statuses')).statusCode).toBe(401);
+    expect((await t.call(token, 'GET', '/api/statuses')).statusCode).toBe(200);
+
+    // A password change ends the other sessions.
+    const mflores = await t.login('mflores');
+    const mfloresOther = await t.login('mflores');
+    expect((await t.call(mfloresOther, 'GET', '/api/statuses')).statusCode).toBe(200);
+    const changed = await t.call(mflores, 'POST', `/api/users/change-password/${await userId(t, 'mflores')}`, {
+      current_password: 'PortalDemo1',
+      new_password: 'OtraClave2025',
+      password_confirmation: 'OtraClave2025',
+    });
+    expect(changed.statusCode).toBe(200);
+    expect((await t.call(mfloresOther, 'GET', '/api/statuses')).statusCode).toBe(401);
+
+    // Deactivation.
+    const jcastillo = await t.login('jcastillo');
+    expect((await t.call(jcastillo, 'GET', '/api/statuses')).statusCode).toBe(200);
+    const id = await userId(t, 'jcastillo');
+    expect((await t.call(admin, 'PATCH', `/api/users/${id}/change-status`, { status_id: 2 })).statusCode).toBe(200);
+    expect((await t.call(jcastillo, 'GET', '/api/statuses')).statusCode).toBe(401);
+    await t.call(admin, 'PATCH', `/api/users/${id}/change-status`, { status_id: 1 });
+  });
+
+  it('ends a live stream at once when its token is revoked, without waiting for the heartbeat', async () => {
+    const baseUrl = await listen(t);
+    const token = await t.login('agente');
+    const stream = await openStream(baseUrl, { ticket: await streamTicket(t, token) });
+    await stream.waitFor((e) => e.event === 'ready');
+    const loggedOutAt = performance.now();
+    expect((await t.call(token, 'POST', '/api/logout')).statusCode).toBe(200);
+    const end = await stream.waitFor((e) => e.event === 'end');
+    expect(end.data).toEqual({ reason: 'session' });
+    expect(end.at - loggedOutAt).toBeLessThan(ACROSS_PROCESSES_MS);
+    await stream.ended;
+  });
+
+  it('ends a live stream at once when its user is deactivated', async () => {
+    const baseUrl = await listen(t);
+    const token = await t.login('lmartinez');
+    const stream = await openStream(baseUrl, { ticket: await streamTicket(t, token) });
+    await stream.waitFor((e) => e.event === 'ready');
+    const id = await userId(t, 'lmartinez');
+    expect((await t.call(admin, 'PATCH', `/api/users/${id}/change-status`, { status_id: 2 })).statusCode).toBe(200);
+    const end = await stream.waitFor((e) => e.event === 'end');
+    expect(end.data).toEqual({ reason: 'session' });
+    await t.call(admin, 'PATCH', `/api/users/${id}/change-status`, { status_id: 1 });
+  });
+});
+
+/** Two API processes on one PostgreSQL database: what one changes, the other refuses at once (LISTEN/NOTIFY). */
+describe('sessions and grants across two processes on one PostgreSQL database', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    a = await createTestApp('postgres');
+    b = await createSiblingApp(a);
+    admin = await a.login('admin');
+    // B listens before the test starts (onReady connects the LISTEN connection).
+    for (let i = 0; i < 200 && !b.services.bus.canCache(); i += 1) await new Promise((r) => setTimeout(r, 10));
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  const refusedOnB = (token: string, url: string, method: 'GET' | 'POST', status: number) =>
+    expect
+      .poll(async () => (await b.call(token, method, url, method === 'POST' ? {} : undefined)).statusCode, {
+        timeout: ACROSS_PROCESSES_MS,
+        interval: 5,
+      })
+      .toBe(status);
+
+  it('a token revoked on A is refused by B', async () => {
+    const token = await a.login('supervisor');
+    expect((await b.call(token, 'GET', '/api/statuses')).statusCode).toBe(200);
+    expect((await b.call(token, 'GET', '/api/statuses')).statusCode).toBe(200);
+    expect(b.services.bus.canCache()).toBe(true); // B answers from memory: only the NOTIFY can tell it
+    expect((await a.call(token, 'POST', '/api/logout')).statusCode).toBe(200);
+    await refusedOnB(token, '/api/statuses', 'GET', 401);
+  });
+
+  it('a permission taken away on A is refused by B', async () => {
+    const token = await a.login('supervisor');
+    expect((await b.call(token, 'POST', '/api/areas', {})).statusCode).toBe(200);
+    const perm = await sectionPermissionId(a, 'ar_main', 2);
+    expect(
+      (await a.call(admin, 'PATCH', `/api/sections-permission/${perm}/change-status`, { status_id: 2 })).statusCode,
+    ).toBe(200);
+    try {
+      await refusedOnB(token, '/api/areas', 'POST', 403);
+    } finally {
+      await a.call(admin, 'PATCH', `/api/sections-permission/${perm}/change-status`, { status_id: 1 });
+    }
+    await expect.poll(async () => (await b.call(token, 'POST', '/api/areas', {})).statusCode).toBe(200);
+  });
+
+  it('a user deactivated on A is refused by B, and a role deactivated on A too', async () => {
+    const token = await a.login('agente');
+    expect((await b.call(token, 'GET', '/api/statuses')).statusCode).toBe(200);
+    const id = await userId(a, 'agente');
+    expect((await a.call(admin, 'PATCH', `/api/users/${id}/change-status`, { status_id: 2 })).statusCode).toBe(200);
+    await refusedOnB(token, '/api/statuses', 'GET', 401);
+    await a.call(admin, 'PATCH', `/api/users/${id}/change-status`, { status_id: 1 });
+
+    const supervisor = await a.login('supervisor');
+    expect((await b.call(supervisor, 'GET', '/api/statuses')).statusCode).toBe(200);
+    expect((await a.call(admin, 'PATCH', '/api/roles/2/change-status', { status_id: 2 })).statusCode).toBe(200);
+    try {
+      await refusedOnB(supervisor, '/api/statuses', 'GET', 401);
+    } finally {
+      await a.call(admin, 'PATCH', '/api/roles/2/change-status', { status_id: 1 });
+    }
+  });
+
+  it("ends B's live streams of a token revoked on A at once", async () => {
+    const baseB = await listen(b);
+    const token = await a.login('mflores');
+    const stream = await openStream(baseB, { ticket: await streamTicket(b, token) });
+    await stream.waitFor((e) => e.event === 'ready');
+    const loggedOutAt = performance.now();
+    expect((await a.call(token, 'POST', '/api/logout')).statusCode).toBe(200);
+    const end = await stream.waitFor((e) => e.event === 'end');
+    expect(end.data).toEqual({ reason: 'session' });
+    expect(end.at - loggedOutAt).toBeLessThan(ACROSS_PROCESSES_MS);
+    await stream.ended;
+  });
+
+  it('reads the database while its LISTEN connection is down, and forgets everything once it is back', async () => {
+    const token = await a.login('supervisor');
+    expect((await b.call(token, 'GET', '/api/statuses')).statusCode).toBe(200);
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity
+      where application_name = 'portal-notifications' and datname = current_database()`.execute(a.services.database.db);
+    await expect.poll(() => b.services.bus.canCache(), { interval: 5 }).toBe(false);
+    // Revoked while B cannot hear of it: B reads the database instead of its memory.
+    expect((await a.call(token, 'POST', '/api/logout')).statusCode).toBe(200);
+    expect((await b.call(token, 'GET', '/api/statuses')).statusCode).toBe(401);
+    await expect.poll(() => b.services.bus.canCache(), { timeout: 5_000 }).toBe(true);
+    expect((await b.call(token, 'GET', '/api/statuses')).statusCode).toBe(401);
+  });
+});
