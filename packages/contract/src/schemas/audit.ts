@@ -37,6 +37,7 @@ export const catalogAuditEvent = (resource: AuditedCatalogResource, action: Cata
 export const AUDIT_EVENT_LABELS: Readonly<Record<string, string>> = {
   'login.success': 'Inicio de sesión',
   'login.failure': 'Inicio de sesión fallido',
+  'migration.duplicate_renamed': 'Cuenta renombrada por duplicada',
   'login.throttled': 'Inicio de sesión bloqueado por intentos',
   logout: 'Cierre de sesión',
   'token.renewed': 'Sesión renovada',
