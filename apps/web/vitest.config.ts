@@ -11,5 +11,7 @@ export default defineProject({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // jsdom renders of Mantine forms take seconds on a loaded 2-core machine.
+    testTimeout: 20_000,
   },
 });
