@@ -192,7 +192,7 @@ export async function generateTickets(database: Database, count: number, sqliteF
       const arrays = columns.map((_, c) => batch.map((row) => row[c]));
       const folded = batch.map((row) => textWords(`${row[0]} ${row[1]}`).join(' '));
       await sql`insert into tickets (${sql.join(columns.map((c) => sql.ref(c)))}, search_doc)
-        select *, to_tsvector('simple', folded) from unnest(
+        select ${sql.join(columns.map((c) => sql.ref(`r.${c}`)))}, to_tsvector('simple', r.folded) from unnest(
           ${sql.join(arrays.map((values, c) => sql`${values}::${sql.raw(types[c]!)}[]`))}, ${folded}::text[]
         ) as r(${sql.join(columns.map((c) => sql.ref(c)))}, folded)`.execute(db);
       batch = [];
