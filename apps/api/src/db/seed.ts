@@ -4,6 +4,7 @@ import { hashPassword } from '../modules/auth/passwords.ts';
 import { nowIso, type Database } from './database.ts';
 import type { DB } from './schema.ts';
 import { seedDemoTickets } from './seed-tickets.ts';
+import { syncTicketIndex } from './ticket-derivations.ts';
 import {
   DEMO_ADMIN_PASSWORD,
   DEMO_PASSWORD,
@@ -46,6 +47,7 @@ export async function seedIfEmpty(database: Database, options: SeedOptions): Pro
     else await seedAreas(trx, [adminSeed.area]);
     await seedUsers(trx, users);
     if (options.demo) await seedDemoTickets(trx);
+    await syncTicketIndex(trx, database.dialect);
   });
   return 'seeded';
 }

@@ -9,7 +9,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import { likePattern, nowIso, type Database } from '../../db/database.ts';
 import { countRows, pageMeta, paginate } from '../../db/paging.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
-import { ATTR, COUNT_KIND } from '../../db/ticket-derivations.ts';
+import { ATTR, COUNT_KIND, syncTicketIndex } from '../../db/ticket-derivations.ts';
 import { fts5Words, parseTicketSearch, tsqueryWords, type TicketSearch } from './ticket-search.ts';
 import { activeUsers, selectUserSummary, toUserSummary } from '../users/user-summaries.ts';
 
@@ -161,6 +161,7 @@ export function createTicketsRepository(database: Database) {
     limit: number,
     offset: number,
   ): Promise<Slice> {
+    await syncTicketIndex(db, database.dialect);
     const expanded = await Promise.all(words.map(async (word) => ({ word, terms: await wordsStartingWith(word) })));
     const isImpossible = expanded.some((w) => w.terms?.length === 0);
     if (isImpossible && id === null) return { ids: [], total: 0, isLowerBound: false };
@@ -393,19 +394,22 @@ export function createTicketsRepository(database: Database) {
 
     async insert(values: TicketValues, createdBy: number): Promise<number> {
       const now = nowIso();
-      const row = await db
-        .insertInto('tickets')
-        .values({
-          ...values,
-          stage: stageOfStatus(values.status_id),
-          created_by: createdBy,
-          user_assigned_id: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return row.id;
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('tickets')
+          .values({
+            ...values,
+            stage: stageOfStatus(values.status_id),
+            created_by: createdBy,
+            user_assigned_id: null,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await syncTicketIndex(trx, database.dialect);
+        return row.id;
+      });
     },
 
     async update(id: number, values: TicketValues, trx: Kysely<DB> = db): Promise<void> {
@@ -414,6 +418,7 @@ export function createTicketsRepository(database: Database) {
         .set({ ...values, stage: stageOfStatus(values.status_id), updated_at: nowIso() })
         .where('id', '=', id)
         .execute();
+      await syncTicketIndex(trx, database.dialect);
     },
 
     /**
@@ -427,6 +432,7 @@ export function createTicketsRepository(database: Database) {
         .where('id', '=', id)
         .where((eb) => (previous === null ? eb('user_assigned_id', 'is', null) : eb('user_assigned_id', '=', previous)))
         .executeTakeFirst();
+      await syncTicketIndex(trx, database.dialect);
       return Number(result.numUpdatedRows) === 1;
     },
 
