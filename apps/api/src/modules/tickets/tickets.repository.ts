@@ -47,6 +47,10 @@ const NEWEST_WINDOW = 5_000;
 /** A searched word starting more indexed words than this is read as a prefix instead. */
 const MAX_PREFIX_TERMS = 32;
 
+/** A count read up to the cap (one more row tells whether it stopped there). */
+const capped = (n: number) =>
+  n > TICKET_COUNT_CAP ? { total: TICKET_COUNT_CAP, isLowerBound: true } : { total: n, isLowerBound: false };
+
 interface Slice {
   ids: number[];
   total: number;
@@ -57,17 +61,23 @@ interface Slice {
 export function createTicketsRepository(database: Database) {
   const { db } = database;
 
+  type TicketsExpressions = ExpressionBuilder<DB & { t: TicketsTable }, 't'>;
+
+  /** The list's stage as a condition on the tickets row `t`. */
+  const stageOf = (filter: TicketFilter) => (eb: TicketsExpressions) => {
+    const stages = stagesOf(filter.history);
+    if (!stages) return eb.and([]);
+    // `<> 'closed'` is the predicate of the partial index tickets_current_idx.
+    return filter.history === 'current' ? eb('t.stage', '<>', 'closed') : eb('t.stage', 'in', stages);
+  };
+
   /** The list's scope and stage as conditions on the tickets row `t`. */
-  const scopeAndStage = (filter: TicketFilter) => (eb: ExpressionBuilder<DB & { t: TicketsTable }, 't'>) => {
-    const conditions: Expression<SqlBool>[] = [];
+  const scopeAndStage = (filter: TicketFilter) => (eb: TicketsExpressions) => {
+    const conditions: Expression<SqlBool>[] = [stageOf(filter)(eb)];
     const { scope } = filter;
     if (scope.kind === 'mine') {
       conditions.push(eb.or([eb('t.created_by', '=', scope.userId), eb('t.user_assigned_id', '=', scope.userId)]));
     }
-    const stages = stagesOf(filter.history);
-    // `<> 'closed'` is the predicate of the partial index tickets_current_idx.
-    if (stages)
-      conditions.push(filter.history === 'current' ? eb('t.stage', '<>', 'closed') : eb('t.stage', 'in', stages));
     return eb.and(conditions);
   };
 
@@ -88,18 +98,23 @@ export function createTicketsRepository(database: Database) {
         .execute();
       return rows.map((r) => r.id);
     }
-    const stages = stagesOf(filter.history);
-    const stage = stages
-      ? filter.history === 'current'
-        ? sql` and stage <> 'closed'`
-        : sql` and stage in (${sql.join(stages)})`
-      : sql``;
-    const newest = sql.lit(offset + limit);
-    const { rows } = await sql<{ id: number }>`
-      select id from (select id from tickets where created_by = ${scope.userId}${stage} order by id desc limit ${newest}) c
-      union
-      select id from (select id from tickets where user_assigned_id = ${scope.userId}${stage} order by id desc limit ${newest}) a
-      order by id desc limit ${sql.lit(limit)} offset ${sql.lit(offset)}`.execute(db);
+    const newestOf = (column: 't.created_by' | 't.user_assigned_id') =>
+      db.selectFrom(
+        fromTickets(db)
+          .select('t.id')
+          .where(column, '=', scope.userId)
+          .where(stageOf(filter))
+          .orderBy('t.id', 'desc')
+          .limit(offset + limit)
+          .as('newest'),
+      );
+    const rows = await newestOf('t.created_by')
+      .select('newest.id')
+      .union(newestOf('t.user_assigned_id').select('newest.id'))
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
     return rows.map((r) => r.id);
   }
 
@@ -134,8 +149,7 @@ export function createTicketsRepository(database: Database) {
       )
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow();
-    const total = Number(n);
-    return total > TICKET_COUNT_CAP ? { total: TICKET_COUNT_CAP, isLowerBound: true } : { total, isLowerBound: false };
+    return capped(Number(n));
   };
 
   /** The indexed words a searched word starts, or null when more than MAX_PREFIX_TERMS. */
@@ -184,11 +198,7 @@ export function createTicketsRepository(database: Database) {
       select count(*) as n from (select rowid from tickets_fts where tickets_fts match ${match}
       limit ${sql.lit(TICKET_COUNT_CAP + 1)})`.execute(db);
     const n = Number(count?.n ?? 0);
-    return {
-      ids: rows.map((r) => r.id),
-      total: Math.min(n, TICKET_COUNT_CAP),
-      isLowerBound: n > TICKET_COUNT_CAP,
-    };
+    return { ids: rows.map((r) => r.id), ...capped(n) };
   }
 
   /** An exact `#id`: conditions on the tickets row, no text index needed. */
@@ -260,10 +270,10 @@ export function createTicketsRepository(database: Database) {
           ).rows.map((r) => r.id);
 
     if (everything <= NEWEST_WINDOW) {
-      return { ids, total: Math.min(newest.length, TICKET_COUNT_CAP), isLowerBound: newest.length > TICKET_COUNT_CAP };
+      return { ids, ...capped(newest.length) };
     }
     const estimate = scoped === 0 ? 0 : (newest.length / scoped) * (await countedTotal(filter));
-    if (estimate >= 2 * TICKET_COUNT_CAP) return { ids, total: TICKET_COUNT_CAP, isLowerBound: true };
+    if (estimate >= 2 * TICKET_COUNT_CAP) return { ids, ...capped(Infinity) };
     const {
       rows: [count],
     } = await withBitmapScans((trx) =>
@@ -271,7 +281,7 @@ export function createTicketsRepository(database: Database) {
         limit ${sql.lit(TICKET_COUNT_CAP + 1)}) c`.execute(trx),
     );
     const n = Number(count?.n ?? 0);
-    return { ids, total: Math.min(n, TICKET_COUNT_CAP), isLowerBound: n > TICKET_COUNT_CAP };
+    return { ids, ...capped(n) };
   }
 
   async function searchedSlice(filter: TicketFilter, search: TicketSearch, limit: number, offset: number) {
