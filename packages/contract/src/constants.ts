@@ -31,6 +31,7 @@ export const SECTIONS = {
   sections: 'se_main',
   sectionsPermission: 'sepe_main',
   workload: 'wl_main',
+  dashboard: 'db_main',
 } as const;
 export type SectionName = (typeof SECTIONS)[keyof typeof SECTIONS];
 

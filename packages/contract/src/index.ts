@@ -10,3 +10,4 @@ export * from './schemas/tickets.ts';
 export * from './schemas/activities.ts';
 export * from './schemas/profile.ts';
 export * from './schemas/password-reset.ts';
+export * from './schemas/reports.ts';

@@ -15,6 +15,7 @@ export const routeSections: Record<string, string[]> = {
   users: [SECTIONS.users],
   routes: [SECTIONS.roles, SECTIONS.routes, SECTIONS.routesPermission, SECTIONS.sections, SECTIONS.sectionsPermission],
   workload: [SECTIONS.workload],
+  dashboard: [SECTIONS.dashboard],
 };
 
 const all: PermissionFlag[] = ['r', 'w', 'u', 'd'];
@@ -50,6 +51,7 @@ export const roleSeeds: RoleSeed[] = [
       'general-tickets': all,
       'record-tickets': ['r'],
       workload: ['r'],
+      dashboard: ['r'],
       users: ['r'],
       ...Object.fromEntries(catalogRoutes.map((route) => [route, ['r'] as PermissionFlag[]])),
     },

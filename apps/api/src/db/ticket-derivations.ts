@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Dialect } from './database.ts';
+import { rebuildTicketReportDerivations, withTicketReportDerivationsSuspended } from './ticket-report-derivations.ts';
 
 /**
  * What the database derives from each ticket row, in the transaction that writes it,
@@ -237,6 +238,7 @@ export async function rebuildTicketSearch(db: Kysely<unknown>, dialect: Dialect)
 export async function rebuildTicketDerivations(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await rebuildTicketSearch(db, dialect);
   await rebuildTicketCounts(db);
+  await rebuildTicketReportDerivations(db, dialect);
 }
 
 /**
@@ -248,6 +250,7 @@ export async function withTicketDerivationsSuspended(
   dialect: Dialect,
   load: () => Promise<void>,
 ): Promise<void> {
+  load = withTicketReportDerivationsSuspended(db, dialect, load);
   if (dialect === 'postgres') {
     await sql`alter table tickets disable trigger tickets_counts`.execute(db);
     try {
