@@ -10,6 +10,7 @@ import {
   IconHistory,
   IconKey,
   IconLayersLinked,
+  IconLayoutDashboard,
   IconListDetails,
   IconLogout,
   IconMapPin,
@@ -74,7 +75,10 @@ export const menu: MenuItem[] = [
   {
     name: 'Reportes',
     icon: IconChartBar,
-    submenu: [{ name: 'Carga de trabajo', icon: IconTimeline, path: paths.workload }],
+    submenu: [
+      { name: 'Tablero', icon: IconLayoutDashboard, path: paths.dashboard },
+      { name: 'Carga de trabajo', icon: IconTimeline, path: paths.workload },
+    ],
   },
 ];
 

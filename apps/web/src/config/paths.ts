@@ -21,6 +21,7 @@ export const paths = {
   users: '/users',
   routes: '/routes',
   workload: '/workload',
+  dashboard: '/dashboard',
   usersProfile: '/users-profile',
 } as const;
 

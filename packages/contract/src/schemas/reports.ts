@@ -3,8 +3,8 @@ import { ZDataResponse } from './common.ts';
 
 /** The dashboard's default range: the last 12 weeks, today included. */
 export const REPORT_DEFAULT_DAYS = 84;
-/** The longest range one summary covers (about three years). */
-export const REPORT_MAX_DAYS = 1_100;
+/** The longest range one summary covers (a year, leap day included): range figures cost in proportion to the closures in it. */
+export const REPORT_MAX_DAYS = 366;
 
 const DAY_MS = 86_400_000;
 const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
