@@ -6,6 +6,8 @@ import { downloadCsv, toCsv, type CsvValue } from '../csv.ts';
 /** One column of a figure's table: its CSV value, how it reads on screen, whether it sorts. */
 export interface FigureColumn<R> {
   header: string;
+  /** The CSV file's header, when it differs (e.g. the unit of a value shown in words). */
+  csvHeader?: string;
   value: (row: R) => CsvValue;
   /** What the cell shows; the value unless given. */
   render?: (row: R) => ReactNode;
@@ -133,7 +135,7 @@ export function ExportCsvButton<R>({
         downloadCsv(
           fileName,
           toCsv(
-            columns.map((c) => c.header),
+            columns.map((c) => c.csvHeader ?? c.header),
             rows.map((row) => columns.map((c) => c.value(row))),
           ),
         )

@@ -351,7 +351,8 @@ const agentColumns: FigureColumn<Agent>[] = [
   { header: 'Asignados ahora', value: (a) => a.assigned_now, render: (a) => formatCount(a.assigned_now), numeric: true },
   { header: 'Cerrados en el periodo', value: (a) => a.closed, render: (a) => formatCount(a.closed), numeric: true },
   {
-    header: 'Mediana de cierre (h)',
+    header: 'Mediana de cierre',
+    csvHeader: 'Mediana de cierre (horas)',
     value: (a) => hoursOf(a.median_close_seconds),
     render: (a) => formatDuration(a.median_close_seconds),
     numeric: true,
