@@ -67,6 +67,7 @@ const endpoints: Endpoint[] = [
   { label: 'search, two words (refrigeracion monterrey)', user: 'admin', method: 'POST', url: '/api/general-tickets', body: list(1, 'refrigeracion monterrey') },
   { label: 'search in Mis Tickets (agente, ruta)', user: 'agente', method: 'POST', url: '/api/tickets', body: list(1, 'ruta') },
   { label: 'workload (count-per-user)', user: 'admin', method: 'POST', url: '/api/tickets/count-per-user', body: list(1, '', 50) },
+  { label: 'dashboard summary (last 12 weeks)', user: 'admin', method: 'GET', url: '/api/reports/summary' },
   { label: 'Áreas list', user: 'admin', method: 'POST', url: '/api/areas', body: list(1) },
   { label: 'GET /notifications/active-records', user: 'agente', method: 'GET', url: '/api/notifications/active-records' },
   { label: '/api/healthz', user: 'admin', method: 'GET', url: '/api/healthz' },

@@ -5,7 +5,9 @@ import { signInQuickly, sidebar } from './support.ts';
 /** A figure card of the dashboard by its title. */
 const card = (page: Page, title: string) => page.getByRole('region', { name: title });
 
-test('the supervisor opens Reportes → Tablero: figures, charts, table alternatives, sorting and CSV', async ({ page }) => {
+test('the supervisor opens Reportes → Tablero: figures, charts, table alternatives, sorting and CSV', async ({
+  page,
+}) => {
   await signInQuickly(page, 'supervisor');
   await page.goto('/tickets');
   await sidebar(page).getByRole('link', { name: 'Tablero' }).click();
@@ -21,7 +23,14 @@ test('the supervisor opens Reportes → Tablero: figures, charts, table alternat
 
   // Headline figures from the demo data.
   const headline = page.getByRole('list', { name: 'Cifras principales' });
-  for (const label of ['Abiertos ahora', 'En proceso ahora', 'Sin asignar ahora', 'Creados en el periodo', 'Cerrados en el periodo', 'Mediana de cierre']) {
+  for (const label of [
+    'Abiertos ahora',
+    'En proceso ahora',
+    'Sin asignar ahora',
+    'Creados en el periodo',
+    'Cerrados en el periodo',
+    'Mediana de cierre',
+  ]) {
     await expect(headline.getByRole('listitem').filter({ hasText: label })).toBeVisible();
   }
   await expect(headline.getByRole('listitem').filter({ hasText: 'Creados en el periodo' })).toHaveText(/\d+$/);
@@ -76,7 +85,9 @@ test('the supervisor opens Reportes → Tablero: figures, charts, table alternat
     page.waitForEvent('download'),
     agents.getByRole('button', { name: 'Exportar CSV: Por agente' }).click(),
   ]);
-  const agentLines = readFileSync((await agentsCsv.path())!, 'utf8').trimEnd().split('\r\n');
+  const agentLines = readFileSync((await agentsCsv.path())!, 'utf8')
+    .trimEnd()
+    .split('\r\n');
   expect(agentLines[0]).toBe('\uFEFFAgente,Asignados ahora,Cerrados en el periodo,Mediana de cierre (horas)');
   expect(agentLines.slice(1).map((l) => l.split(',')[0])).toEqual(names.reverse());
 

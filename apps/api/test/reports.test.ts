@@ -87,7 +87,10 @@ function recount(tickets: TicketRow[], closedAt: Map<number, string>, f: Filter)
     byArea: countBy(notClosed, (t) => t.area_id),
     byProject: countBy(notClosed, (t) => t.project_id),
     agents: new Map(
-      [...agents].map(([id, a]) => [id, { assigned_now: a.assigned, closed: a.seconds.length, median: median(a.seconds) }]),
+      [...agents].map(([id, a]) => [
+        id,
+        { assigned_now: a.assigned, closed: a.seconds.length, median: median(a.seconds) },
+      ]),
     ),
     createdOn: (day: string) => rows.filter((t) => t.created_at.slice(0, 10) === day).length,
     closedOn: (day: string) => closures.filter((c) => c.day === day).length,
@@ -143,9 +146,16 @@ describe.each(dialects)('dashboard summary on %s', (dialect) => {
     );
     expect(new Map(data.open_by_area.map((a) => [a.id, a.count])), label).toEqual(expected.byArea);
     expect(new Map(data.open_by_project.map((p) => [p.id, p.count])), label).toEqual(expected.byProject);
-    expect(data.open_by_area.map((a) => a.count)).toEqual([...data.open_by_area.map((a) => a.count)].sort((a, b) => b - a));
+    expect(data.open_by_area.map((a) => a.count)).toEqual(
+      [...data.open_by_area.map((a) => a.count)].sort((a, b) => b - a),
+    );
     expect(
-      new Map(data.agents.map((a) => [a.user_id, { assigned_now: a.assigned_now, closed: a.closed, median: a.median_close_seconds }])),
+      new Map(
+        data.agents.map((a) => [
+          a.user_id,
+          { assigned_now: a.assigned_now, closed: a.closed, median: a.median_close_seconds },
+        ]),
+      ),
       label,
     ).toEqual(expected.agents);
     // Weeks run Monday to Sunday, cut to the range, and hold exactly the range's days.
@@ -160,7 +170,10 @@ describe.each(dialects)('dashboard summary on %s', (dialect) => {
         closed += expected.closedOn(day);
         if (i > 0) expect(new Date(`${day}T00:00:00Z`).getUTCDay(), day).not.toBe(1);
       }
-      expect({ created: week.created, closed: week.closed }, `${label} ${week.week_start}`).toEqual({ created, closed });
+      expect({ created: week.created, closed: week.closed }, `${label} ${week.week_start}`).toEqual({
+        created,
+        closed,
+      });
       expect(new Date(`${day}T00:00:00Z`).getUTCDay() === 1 || day === addDays(f.to, 1)).toBe(true);
     }
     expect(day).toBe(addDays(f.to, 1));
@@ -250,11 +263,31 @@ describe.each(dialects)('dashboard summary on %s', (dialect) => {
     });
 
     it.each([
-      [{ from: '2025-02-30', to: '2025-03-01' }, 'from', 'La fecha inicial debe ser una fecha válida con el formato AAAA-MM-DD.'],
-      [{ from: '2025-1-5', to: '2025-03-01' }, 'from', 'La fecha inicial debe ser una fecha válida con el formato AAAA-MM-DD.'],
-      [{ from: '2025-01-01', to: 'mañana' }, 'to', 'La fecha final debe ser una fecha válida con el formato AAAA-MM-DD.'],
-      [{ from: '2025-03-02', to: '2025-03-01' }, 'from', 'La fecha inicial debe ser anterior o igual a la fecha final.'],
-      [{ from: '2020-01-01', to: '2025-01-01' }, 'to', `El rango no puede superar ${REPORT_MAX_DAYS.toLocaleString('es-MX')} días.`],
+      [
+        { from: '2025-02-30', to: '2025-03-01' },
+        'from',
+        'La fecha inicial debe ser una fecha válida con el formato AAAA-MM-DD.',
+      ],
+      [
+        { from: '2025-1-5', to: '2025-03-01' },
+        'from',
+        'La fecha inicial debe ser una fecha válida con el formato AAAA-MM-DD.',
+      ],
+      [
+        { from: '2025-01-01', to: 'mañana' },
+        'to',
+        'La fecha final debe ser una fecha válida con el formato AAAA-MM-DD.',
+      ],
+      [
+        { from: '2025-03-02', to: '2025-03-01' },
+        'from',
+        'La fecha inicial debe ser anterior o igual a la fecha final.',
+      ],
+      [
+        { from: '2020-01-01', to: '2025-01-01' },
+        'to',
+        `El rango no puede superar ${REPORT_MAX_DAYS.toLocaleString('es-MX')} días.`,
+      ],
       [{ area_id: 'x' }, 'area_id', 'Debe ser un identificador válido.'],
       [{ area_id: 99_999 }, 'area_id', 'El área no existe.'],
       [{ project_id: 99_999 }, 'project_id', 'El proyecto no existe.'],
@@ -284,7 +317,7 @@ describe.each(dialects)('dashboard summary on %s', (dialect) => {
       const at = (offsetMs: number) => new Date(offsetMs).toISOString();
       // Whole seconds, as the portal writes them at times; and some with milliseconds.
       const when = (from: number, maxDays: number) =>
-        from + Math.floor(next() * maxDays * DAY / 1000) * 1000 + (next() < 0.3 ? Math.floor(next() * 1000) : 0);
+        from + Math.floor((next() * maxDays * DAY) / 1000) * 1000 + (next() < 0.3 ? Math.floor(next() * 1000) : 0);
 
       const ids: number[] = [];
       for (let i = 0; i < 160; i++) {
@@ -377,11 +410,19 @@ describe.each(dialects)('dashboard summary on %s', (dialect) => {
     });
 
     it('counts the edges of the range: from 00:00 and to 23:59:59.999 (UTC) in, a millisecond beyond out', async () => {
-      const data = (await summary(supervisor, { from: '2025-04-01', to: '2025-04-30', area_id: 1, project_id: 1 })).json()
-        .data as TReportSummary;
-      const all = recount(await tickets(), closedAt, { from: '2025-04-01', to: '2025-04-30', area_id: 1, project_id: 1 });
+      const data = (
+        await summary(supervisor, { from: '2025-04-01', to: '2025-04-30', area_id: 1, project_id: 1 })
+      ).json().data as TReportSummary;
+      const all = recount(await tickets(), closedAt, {
+        from: '2025-04-01',
+        to: '2025-04-30',
+        area_id: 1,
+        project_id: 1,
+      });
       expect(data.totals.created).toBe(all.totals.created);
-      const edgeTickets = (await tickets()).filter((x) => x.created_at.endsWith('59.999Z') || x.created_at.endsWith(':00:00.000Z'));
+      const edgeTickets = (await tickets()).filter(
+        (x) => x.created_at.endsWith('59.999Z') || x.created_at.endsWith(':00:00.000Z'),
+      );
       expect(edgeTickets.length).toBeGreaterThanOrEqual(4);
     });
 
@@ -434,7 +475,9 @@ describe.each(dialects)('dashboard summary on %s', (dialect) => {
       const range = { from: addDays(today, -1), to: today };
       const before = (await summary(supervisor, range)).json().data as TReportSummary;
 
-      expect((await t.call(supervisor, 'PUT', `/api/tickets/update/${id}`, { ...body, status_id: 5 })).statusCode).toBe(200);
+      expect((await t.call(supervisor, 'PUT', `/api/tickets/update/${id}`, { ...body, status_id: 5 })).statusCode).toBe(
+        200,
+      );
       const row = await db().selectFrom('tickets').select('updated_at').where('id', '=', id).executeTakeFirstOrThrow();
       closedAt.set(id, row.updated_at);
       const closed = await expectRecount(range);
@@ -443,7 +486,9 @@ describe.each(dialects)('dashboard summary on %s', (dialect) => {
         (before.agents.find((a) => a.user_id === agenteId)?.closed ?? 0) + 1,
       );
 
-      expect((await t.call(supervisor, 'PUT', `/api/tickets/update/${id}`, { ...body, status_id: 2 })).statusCode).toBe(200);
+      expect((await t.call(supervisor, 'PUT', `/api/tickets/update/${id}`, { ...body, status_id: 2 })).statusCode).toBe(
+        200,
+      );
       closedAt.delete(id);
       const reopened = await expectRecount(range);
       expect(reopened.totals.closed).toBe(before.totals.closed);
@@ -470,7 +515,11 @@ describe.each(dialects)('migration 0010 on an existing database (%s)', (dialect)
     for (const table of ['ticket_report_now', 'ticket_report_daily', 'ticket_closures']) {
       await db.schema.dropTable(table).execute();
     }
-    const section = await db.selectFrom('sections').select(['id', 'route_id']).where('name', '=', 'db_main').executeTakeFirstOrThrow();
+    const section = await db
+      .selectFrom('sections')
+      .select(['id', 'route_id'])
+      .where('name', '=', 'db_main')
+      .executeTakeFirstOrThrow();
     await db.deleteFrom('sections_permission').where('section_id', '=', section.id).execute();
     await db.deleteFrom('routes_permission').where('route_id', '=', section.route_id).execute();
     await db.deleteFrom('sections').where('id', '=', section.id).execute();

@@ -85,7 +85,13 @@ async function grantScreen(db: Kysely<MigrationDb>): Promise<void> {
   const stamp = { status_id: 1, created_at: now, updated_at: now };
   const routeId =
     (await db.selectFrom('routes').select('id').where('name', '=', ROUTE).executeTakeFirst())?.id ??
-    (await db.insertInto('routes').values({ name: ROUTE, ...stamp }).returning('id').executeTakeFirstOrThrow()).id;
+    (
+      await db
+        .insertInto('routes')
+        .values({ name: ROUTE, ...stamp })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   const sectionId =
     (await db.selectFrom('sections').select('id').where('name', '=', SECTION).executeTakeFirst())?.id ??
     (

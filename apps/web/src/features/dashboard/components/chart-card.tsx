@@ -56,7 +56,11 @@ export function FigureTable<R>({ caption, columns, rows, sortable, sort, onSort 
             {columns.map((c, i) => {
               const active = sort?.column === i ? sort.direction : undefined;
               return (
-                <Table.Th key={c.header} ta={c.numeric ? 'right' : 'left'} aria-sort={sortable ? (active ?? 'none') : undefined}>
+                <Table.Th
+                  key={c.header}
+                  ta={c.numeric ? 'right' : 'left'}
+                  aria-sort={sortable ? (active ?? 'none') : undefined}
+                >
                   {sortable && onSort ? (
                     <UnstyledButton
                       fw={600}
@@ -64,7 +68,14 @@ export function FigureTable<R>({ caption, columns, rows, sortable, sort, onSort 
                       onClick={() =>
                         onSort({
                           column: i,
-                          direction: active === 'descending' ? 'ascending' : active === 'ascending' ? 'descending' : c.numeric ? 'descending' : 'ascending',
+                          direction:
+                            active === 'descending'
+                              ? 'ascending'
+                              : active === 'ascending'
+                                ? 'descending'
+                                : c.numeric
+                                  ? 'descending'
+                                  : 'ascending',
                         })
                       }
                     >
@@ -100,7 +111,11 @@ export function FigureTable<R>({ caption, columns, rows, sortable, sort, onSort 
             rows.map((row, r) => (
               <Table.Tr key={r}>
                 {columns.map((c) => (
-                  <Table.Td key={c.header} ta={c.numeric ? 'right' : 'left'} style={{ fontVariantNumeric: 'tabular-nums' }}>
+                  <Table.Td
+                    key={c.header}
+                    ta={c.numeric ? 'right' : 'left'}
+                    style={{ fontVariantNumeric: 'tabular-nums' }}
+                  >
                     {c.render ? c.render(row) : c.value(row)}
                   </Table.Td>
                 ))}

@@ -119,7 +119,9 @@ export default function DashboardPage() {
       <LoadErrorNotice error={summary.error} onRetry={() => void summary.refetch()} />
 
       {!data ? (
-        summary.isError ? null : <DashboardSkeleton />
+        summary.isError ? null : (
+          <DashboardSkeleton />
+        )
       ) : (
         <Stack gap="md" style={{ opacity: summary.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
           <Headline data={data} />
@@ -195,7 +197,8 @@ function Headline({ data }: { data: Summary }) {
 }
 
 type Week = Summary['weekly'][number];
-const weekLabel = (w: Week) => (w.days < 7 ? `${formatShortDay(w.week_start)} (${w.days} d)` : formatShortDay(w.week_start));
+const weekLabel = (w: Week) =>
+  w.days < 7 ? `${formatShortDay(w.week_start)} (${w.days} d)` : formatShortDay(w.week_start);
 
 function WeeklyCard({ data, fileSuffix }: { data: Summary; fileSuffix: string }) {
   const rows = data.weekly;
@@ -348,7 +351,12 @@ function RankCard({
 
 const agentColumns: FigureColumn<Agent>[] = [
   { header: 'Agente', value: (a) => a.name },
-  { header: 'Asignados ahora', value: (a) => a.assigned_now, render: (a) => formatCount(a.assigned_now), numeric: true },
+  {
+    header: 'Asignados ahora',
+    value: (a) => a.assigned_now,
+    render: (a) => formatCount(a.assigned_now),
+    numeric: true,
+  },
   { header: 'Cerrados en el periodo', value: (a) => a.closed, render: (a) => formatCount(a.closed), numeric: true },
   {
     header: 'Mediana de cierre',
@@ -374,7 +382,12 @@ function AgentsCard({ agents, fileSuffix }: { agents: Agent[]; fileSuffix: strin
             Asignados ahora (sin cerrar), cerrados en el periodo y su mediana de cierre. Ordena con los encabezados.
           </Text>
         </Stack>
-        <ExportCsvButton fileName={`tablero-agentes-${fileSuffix}.csv`} columns={agentColumns} rows={rows} label="Por agente" />
+        <ExportCsvButton
+          fileName={`tablero-agentes-${fileSuffix}.csv`}
+          columns={agentColumns}
+          rows={rows}
+          label="Por agente"
+        />
       </Group>
       <Grid gap="md">
         <Grid.Col span={{ base: 12, lg: 5 }}>
@@ -383,7 +396,10 @@ function AgentsCard({ agents, fileSuffix }: { agents: Agent[]; fileSuffix: strin
               Sin datos en este periodo.
             </Text>
           ) : (
-            <div role="img" aria-label="Asignados ahora y cerrados en el periodo por agente; las cifras están en la tabla.">
+            <div
+              role="img"
+              aria-label="Asignados ahora y cerrados en el periodo por agente; las cifras están en la tabla."
+            >
               <BarChart
                 h={Math.max(200, chartRows.length * 36 + 60)}
                 data={chartRows.map((a) => ({ agente: a.name, assigned: a.assigned_now, closed: a.closed }))}
