@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { signInQuickly, sidebar } from './support.ts';
@@ -101,6 +102,25 @@ test('the supervisor opens Reportes → Tablero: figures, charts, table alternat
   // A range the wrong way round is explained and not asked for.
   await page.getByLabel('Desde').fill(iso(new Date(today.getTime() + 86_400_000)));
   await expect(page.getByText('La fecha inicial debe ser anterior o igual a la fecha final.')).toBeVisible();
+});
+
+test('/dashboard has no serious or critical accessibility violation, in charts and in tables', async ({ page }) => {
+  await signInQuickly(page, 'supervisor');
+  await page.goto('/dashboard');
+  await expect(card(page, 'Pendientes por área').locator('svg.recharts-surface').first()).toBeVisible({
+    timeout: 30_000,
+  });
+  await page.waitForTimeout(500);
+  const serious = async () =>
+    (
+      await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
+    ).violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+  expect(await serious()).toEqual([]);
+  await card(page, 'Pendientes por prioridad').getByText('Tabla', { exact: true }).click();
+  await expect(card(page, 'Pendientes por prioridad').getByRole('table')).toBeVisible();
+  expect(await serious()).toEqual([]);
 });
 
 test('the agente has no Tablero: not in the menu, refused on the screen and by the API', async ({ page }) => {

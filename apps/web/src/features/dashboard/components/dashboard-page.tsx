@@ -174,7 +174,7 @@ function Headline({ data }: { data: Summary }) {
   const { totals } = data;
   const figures = [
     { label: 'Abiertos ahora', value: formatCount(totals.open_now), color: 'blue.8' },
-    { label: 'En proceso ahora', value: formatCount(totals.started_now), color: 'yellow.9' },
+    { label: 'En proceso ahora', value: formatCount(totals.started_now), color: '#7a4d00' },
     { label: 'Sin asignar ahora', value: formatCount(totals.unassigned_now), color: 'red.8' },
     { label: 'Creados en el periodo', value: formatCount(totals.created) },
     { label: 'Cerrados en el periodo', value: formatCount(totals.closed), color: 'teal.8' },
