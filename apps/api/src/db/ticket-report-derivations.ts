@@ -178,6 +178,45 @@ begin
   return null;
 end $$;
 
+create or replace function portal_tickets_report_rows() returns trigger language plpgsql as $$
+declare
+  sign int := case when tg_op = 'INSERT' then 1 else -1 end;
+begin
+  insert into ticket_report_now as c (area_id, project_id, stage, priority_type_id, user_id, n)
+  select area_id, project_id, stage, priority_type_id, coalesce(user_assigned_id, 0), sign * count(*)
+  from report_rows where stage <> 'closed'
+  group by area_id, project_id, stage, priority_type_id, coalesce(user_assigned_id, 0)
+  order by 1, 2, 3, 4, 5
+  on conflict (area_id, project_id, stage, priority_type_id, user_id) do update set n = c.n + excluded.n;
+
+  insert into ticket_report_daily as c (day, area_id, project_id, created, closed)
+  select ${pgDay('created_at')}, area_id, project_id, sign * count(*), 0
+  from report_rows group by 1, 2, 3 order by 1, 2, 3
+  on conflict (day, area_id, project_id) do update set created = c.created + excluded.created;
+
+  if tg_op = 'INSERT' then
+    insert into ticket_closures as c (ticket_id, closed_at, seconds, area_id, project_id, user_id)
+    select id, updated_at, ${pgSeconds('updated_at', 'created_at')}, area_id, project_id, coalesce(user_assigned_id, 0)
+    from report_rows where stage = 'closed'
+    on conflict (ticket_id) do update set closed_at = excluded.closed_at, seconds = excluded.seconds,
+      area_id = excluded.area_id, project_id = excluded.project_id, user_id = excluded.user_id;
+  else
+    delete from ticket_closures where ticket_id in (select id from report_rows where stage = 'closed');
+  end if;
+  return null;
+end $$;
+
+create or replace function portal_ticket_closures_report_rows() returns trigger language plpgsql as $$
+declare
+  sign int := case when tg_op = 'INSERT' then 1 else -1 end;
+begin
+  insert into ticket_report_daily as c (day, area_id, project_id, created, closed)
+  select ${pgDay('closed_at')}, area_id, project_id, 0, sign * count(*)
+  from report_rows group by 1, 2, 3 order by 1, 2, 3
+  on conflict (day, area_id, project_id) do update set closed = c.closed + excluded.closed;
+  return null;
+end $$;
+
 create or replace function portal_ticket_closure_report() returns trigger language plpgsql as $$
 declare
   days text[] := '{}'; da int[] := '{}'; dj int[] := '{}'; dn int[] := '{}';
@@ -203,12 +242,17 @@ async function createPgTriggers(db: Kysely<unknown>): Promise<void> {
   await sql.raw(pgFunctions).execute(db);
   await dropPgTriggers(db);
   const statements = [
-    `create trigger tickets_report after insert or delete on tickets
-      for each row execute function portal_ticket_report()`,
+    // Inserts and deletes per statement (a bulk statement adds up its rows once), updates per row.
+    ...['insert', 'delete'].flatMap((op) => [
+      `create trigger tickets_report_${op} after ${op} on tickets
+        referencing ${op === 'insert' ? 'new' : 'old'} table as report_rows
+        for each statement execute function portal_tickets_report_rows()`,
+      `create trigger ticket_closures_report_${op} after ${op} on ticket_closures
+        referencing ${op === 'insert' ? 'new' : 'old'} table as report_rows
+        for each statement execute function portal_ticket_closures_report_rows()`,
+    ]),
     `create trigger tickets_report_update after update of ${reportColumns.join(', ')} on tickets
       for each row when (${changed(reportColumns)}) execute function portal_ticket_report()`,
-    `create trigger ticket_closures_report after insert or delete on ticket_closures
-      for each row execute function portal_ticket_closure_report()`,
     `create trigger ticket_closures_report_update after update of closed_at, area_id, project_id on ticket_closures
       for each row when (${changed(['closed_at', 'area_id', 'project_id'])}) execute function portal_ticket_closure_report()`,
   ];
@@ -216,10 +260,16 @@ async function createPgTriggers(db: Kysely<unknown>): Promise<void> {
 }
 
 async function dropPgTriggers(db: Kysely<unknown>): Promise<void> {
-  await sql`drop trigger if exists tickets_report on tickets`.execute(db);
-  await sql`drop trigger if exists tickets_report_update on tickets`.execute(db);
-  await sql`drop trigger if exists ticket_closures_report on ticket_closures`.execute(db);
-  await sql`drop trigger if exists ticket_closures_report_update on ticket_closures`.execute(db);
+  for (const name of ['tickets_report_insert', 'tickets_report_delete', 'tickets_report_update']) {
+    await sql.raw(`drop trigger if exists ${name} on tickets`).execute(db);
+  }
+  for (const name of [
+    'ticket_closures_report_insert',
+    'ticket_closures_report_delete',
+    'ticket_closures_report_update',
+  ]) {
+    await sql.raw(`drop trigger if exists ${name} on ticket_closures`).execute(db);
+  }
 }
 
 // ---------------------------------------------------------------------------------------
