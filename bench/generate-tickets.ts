@@ -64,6 +64,10 @@ type Row = [
 export async function generateTickets(database: Database, count: number, sqliteFile?: string): Promise<void> {
   const { db } = database;
   const next = random(42);
+  // Closed tickets closed from minutes to weeks after creation (a stream of its own, so the rest stays as it was).
+  const closing = random(7);
+  const closedAt = (created: number) =>
+    new Date(Math.min(Date.now(), created + 600_000 * Math.exp(closing() * 8))).toISOString();
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
 
   const agente = await db.selectFrom('users').selectAll().where('username', '=', 'agente').executeTakeFirstOrThrow();
@@ -118,6 +122,7 @@ export async function generateTickets(database: Database, count: number, sqliteF
       const status =
         assignee === null ? pick(open) : s < 0.15 + age * 0.7 ? pick(closed) : s < 0.9 ? pick(started) : pick(open);
       const createdAt = new Date(start + i * step).toISOString();
+      const updatedAt = status.stage === 'closed' ? closedAt(start + i * step) : createdAt;
       yield [
         `${name} ${place}`,
         `${description} en ${place} folio ${10_000 + Math.floor(next() * 90_000)}`,
@@ -131,7 +136,7 @@ export async function generateTickets(database: Database, count: number, sqliteF
         creator,
         assignee,
         createdAt,
-        createdAt,
+        updatedAt,
       ];
     }
   }

@@ -103,6 +103,7 @@ const endpoints: Endpoint[] = [
     url: '/api/tickets/count-per-user',
     body: list(1, '', 50),
   },
+  { label: 'dashboard summary (last 12 weeks)', user: 'admin', method: 'GET', url: '/api/reports/summary' },
   { label: 'Áreas list', user: 'admin', method: 'POST', url: '/api/areas', body: list(1) },
   {
     label: 'GET /notifications/active-records',

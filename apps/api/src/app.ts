@@ -17,6 +17,7 @@ import { passwordResetRoutes } from './modules/password-reset/password-reset.rou
 import { permissionsRoutes } from './modules/permissions/permissions.routes.ts';
 import { activitiesRoutes } from './modules/activities/activities.routes.ts';
 import { profileRoutes } from './modules/profile/profile.routes.ts';
+import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
 import { workloadRoutes } from './modules/workload/workload.routes.ts';
 import { accessPlugin } from './plugins/access.ts';
@@ -98,6 +99,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
       await api.register(attachmentsRoutes, { services });
       await api.register(exampleRoutes);
       await api.register(auditRoutes, { services });
+      await api.register(reportsRoutes, { services });
     },
     { prefix: '/api' },
   );

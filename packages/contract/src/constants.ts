@@ -33,6 +33,7 @@ export const SECTIONS = {
   workload: 'wl_main',
   example: 'ex_main',
   auditLog: 'au_main',
+  dashboard: 'db_main',
 } as const;
 export type SectionName = (typeof SECTIONS)[keyof typeof SECTIONS];
 

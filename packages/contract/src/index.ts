@@ -12,3 +12,4 @@ export * from './schemas/profile.ts';
 export * from './schemas/password-reset.ts';
 export * from './schemas/attachments.ts';
 export * from './schemas/audit.ts';
+export * from './schemas/reports.ts';

@@ -7,6 +7,7 @@ import * as caseInsensitiveAccounts from './migrations/0004-case-insensitive-acc
 import * as attachmentsAndExample from './migrations/0005-attachments-and-example.ts';
 import * as cacheInvalidation from './migrations/0006-cache-invalidation.ts';
 import * as auditLogScreen from './migrations/0008-audit-log-screen.ts';
+import * as dashboard from './migrations/0010-dashboard.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -19,6 +20,7 @@ const migrations: Record<string, DialectMigration> = {
   '0005-attachments-and-example': attachmentsAndExample,
   '0006-cache-invalidation': cacheInvalidation,
   '0008-audit-log-screen': auditLogScreen,
+  '0010-dashboard': dashboard,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -101,6 +101,35 @@ export interface TicketCountsTable {
   n: number;
 }
 
+/** The dashboard's figures, maintained by triggers (db/ticket-report-derivations.ts). */
+export interface TicketReportNowTable {
+  area_id: number;
+  project_id: number;
+  stage: TicketStage;
+  priority_type_id: number;
+  /** The assignee; 0 for nobody. */
+  user_id: number;
+  n: number;
+}
+
+export interface TicketReportDailyTable {
+  /** `YYYY-MM-DD`, UTC. */
+  day: string;
+  area_id: number;
+  project_id: number;
+  created: number;
+  closed: number;
+}
+
+export interface TicketClosuresTable {
+  ticket_id: number;
+  closed_at: Timestamp;
+  seconds: number;
+  area_id: number;
+  project_id: number;
+  user_id: number;
+}
+
 export interface ActivitiesTable {
   id: Generated<number>;
   name: string;
@@ -186,6 +215,9 @@ export interface DB {
   ticket_counts: TicketCountsTable;
   /** SQLite only: every word of the full-text index (db/ticket-derivations.ts). */
   ticket_words: { word: string };
+  ticket_report_now: TicketReportNowTable;
+  ticket_report_daily: TicketReportDailyTable;
+  ticket_closures: TicketClosuresTable;
   activities: ActivitiesTable;
   notifications: NotificationsTable;
   password_reset_codes: PasswordResetCodesTable;

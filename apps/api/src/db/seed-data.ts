@@ -17,6 +17,7 @@ export const routeSections: Record<string, string[]> = {
   workload: [SECTIONS.workload],
   example: [SECTIONS.example],
   'audit-log': [SECTIONS.auditLog],
+  dashboard: [SECTIONS.dashboard],
 };
 
 const all: PermissionFlag[] = ['r', 'w', 'u', 'd'];
@@ -52,6 +53,7 @@ export const roleSeeds: RoleSeed[] = [
       'general-tickets': all,
       'record-tickets': ['r'],
       workload: ['r'],
+      dashboard: ['r'],
       users: ['r'],
       ...Object.fromEntries(catalogRoutes.map((route) => [route, ['r'] as PermissionFlag[]])),
     },

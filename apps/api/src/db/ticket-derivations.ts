@@ -3,6 +3,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { textWords } from '../lib/search-text.ts';
 import type { Dialect } from './database.ts';
 import type { DB } from './schema.ts';
+import { rebuildTicketReportDerivations, withTicketReportDerivationsSuspended } from './ticket-report-derivations.ts';
 
 /**
  * What the database derives from each ticket row, in the transaction that writes it,
@@ -284,6 +285,7 @@ export async function rebuildTicketDerivations<T>(db: Kysely<T>, dialect: Dialec
       select w.value from tickets t, json_each(portal_words(t.name || ' ' || t.description)) w`.execute(db);
   }
   await rebuildTicketCounts(db);
+  await rebuildTicketReportDerivations(db, dialect);
 }
 
 /**
@@ -298,6 +300,7 @@ export async function withTicketDerivationsSuspended<T>(
   dialect: Dialect,
   load: () => Promise<void>,
 ): Promise<void> {
+  load = withTicketReportDerivationsSuspended(db, dialect, load);
   if (dialect === 'postgres') {
     await sql`alter table tickets disable trigger tickets_counts`.execute(db);
     await sql`alter table tickets disable trigger tickets_search_doc`.execute(db);

@@ -54,4 +54,5 @@ export const screens: Screen[] = [
   { path: paths.recordTickets, access: 'permission', load: () => import('@/features/tickets/components/record-tickets-page.tsx') },
   { path: paths.workload, access: 'permission', load: () => import('@/features/workload/components/workload-page.tsx') },
   { path: paths.example, access: 'permission', load: () => import('@/features/example/components/example-page.tsx') },
+  { path: paths.dashboard, access: 'permission', load: () => import('@/features/dashboard/components/dashboard-page.tsx') },
 ];

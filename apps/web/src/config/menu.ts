@@ -12,6 +12,7 @@ import {
   IconKey,
   IconLayersLinked,
   IconListSearch,
+  IconLayoutDashboard,
   IconListDetails,
   IconLogout,
   IconMapPin,
@@ -77,7 +78,10 @@ export const menu: MenuItem[] = [
   {
     name: 'Reportes',
     icon: IconChartBar,
-    submenu: [{ name: 'Carga de trabajo', icon: IconTimeline, path: paths.workload }],
+    submenu: [
+      { name: 'Tablero', icon: IconLayoutDashboard, path: paths.dashboard },
+      { name: 'Carga de trabajo', icon: IconTimeline, path: paths.workload },
+    ],
   },
   { name: 'Componentes', icon: IconComponents, path: paths.example },
 ];

@@ -22,6 +22,7 @@ export const paths = {
   routes: '/routes',
   auditLog: '/audit-log',
   workload: '/workload',
+  dashboard: '/dashboard',
   usersProfile: '/users-profile',
   example: '/example',
 } as const;
