@@ -3,6 +3,7 @@ import type { Database, Dialect } from './database.ts';
 import * as initial from './migrations/0001-initial.ts';
 import * as ticketListIndexes from './migrations/0002-ticket-list-indexes.ts';
 import * as ticketSearchAndCounts from './migrations/0003-ticket-search-and-counts.ts';
+import * as ticketEventsAndSorting from './migrations/0007-ticket-events-and-sorting.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -11,6 +12,7 @@ const migrations: Record<string, DialectMigration> = {
   '0001-initial': initial,
   '0002-ticket-list-indexes': ticketListIndexes,
   '0003-ticket-search-and-counts': ticketSearchAndCounts,
+  '0007-ticket-events-and-sorting': ticketEventsAndSorting,
 };
 
 class StaticProvider implements MigrationProvider {

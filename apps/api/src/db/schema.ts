@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
-import type { TicketStage } from '@portal/contract';
+import type { TicketEventKind, TicketStage } from '@portal/contract';
 
 /** ISO-8601 text on SQLite, timestamptz on PostgreSQL; always read as an ISO string. */
 type Timestamp = ColumnType<string, string | undefined, string>;
@@ -101,6 +101,18 @@ export interface TicketCountsTable {
   n: number;
 }
 
+/** A ticket's timeline (issue 12), written in the transaction of each change. */
+export interface TicketEventsTable {
+  id: Generated<number>;
+  ticket_id: number;
+  user_id: number | null;
+  kind: TicketEventKind;
+  field: string | null;
+  from_value: string | null;
+  to_value: string | null;
+  created_at: Timestamp;
+}
+
 export interface ActivitiesTable {
   id: Generated<number>;
   name: string;
@@ -168,6 +180,7 @@ export interface DB {
   users: UsersTable;
   tickets: TicketsTable;
   ticket_counts: TicketCountsTable;
+  ticket_events: TicketEventsTable;
   activities: ActivitiesTable;
   notifications: NotificationsTable;
   password_reset_codes: PasswordResetCodesTable;

@@ -6,6 +6,36 @@ import type { Executor } from './notifications.repository.ts';
 
 /** The PostgreSQL channel every API process listens on; its payload is a recipient's user id. */
 export const NOTIFY_CHANNEL = 'portal_notifications';
+/** The PostgreSQL channel of ticket changes (live lists); payload `ticketId:userId,userId…`. */
+export const TICKET_CHANNEL = 'portal_ticket_changes';
+
+/** A ticket was created or changed: its id and the users involved (creator, assignees before and after). */
+export interface TicketChange {
+  ticketId: number;
+  userIds: number[];
+}
+
+const encodeTicketChange = (c: TicketChange) => `${c.ticketId}:${c.userIds.join(',')}`;
+function decodeTicketChange(payload: string | undefined): TicketChange | null {
+  const [id, users = ''] = (payload ?? '').split(':');
+  const ticketId = Number(id);
+  const userIds = users.split(',').filter(Boolean).map(Number);
+  return Number.isSafeInteger(ticketId) && userIds.every(Number.isSafeInteger) ? { ticketId, userIds } : null;
+}
+
+/** Fans ticket changes out to every stream of the process (each decides whether its user may see the ticket). */
+function createTicketListeners() {
+  const set = new Set<(change: TicketChange) => void>();
+  return {
+    add(listener: (change: TicketChange) => void) {
+      set.add(listener);
+      return () => void set.delete(listener);
+    },
+    notify(change: TicketChange) {
+      for (const listener of set) listener(change);
+    },
+  };
+}
 
 /**
  * Tells live streams that a user may have new notifications. It carries only
@@ -21,6 +51,10 @@ export interface NotificationBus {
   signal(userId: number, executor: Executor): Promise<void>;
   /** Calls `listener` whenever `userId` may have new notifications, and after a reconnection (signals may have been lost). */
   subscribe(userId: number, listener: () => void): () => void;
+  /** Announces a ticket change once `executor`'s transaction commits (same rule as `signal`). */
+  signalTicket(change: TicketChange, executor: Executor): Promise<void>;
+  /** Calls `listener` on every ticket change. */
+  subscribeTickets(listener: (change: TicketChange) => void): () => void;
   start(log: FastifyBaseLogger): Promise<void>;
   close(): Promise<void>;
 }
@@ -58,11 +92,16 @@ function createListeners() {
  */
 function createLocalBus(): NotificationBus {
   const listeners = createListeners();
+  const ticketListeners = createTicketListeners();
   return {
     async signal(userId) {
       setImmediate(() => listeners.notify(userId));
     },
     subscribe: (userId, listener) => listeners.add(userId, listener),
+    async signalTicket(change) {
+      setImmediate(() => ticketListeners.notify(change));
+    },
+    subscribeTickets: (listener) => ticketListeners.add(listener),
     async start() {},
     async close() {},
   };
@@ -76,6 +115,7 @@ function createLocalBus(): NotificationBus {
  */
 function createPostgresBus(databaseUrl: string): NotificationBus {
   const listeners = createListeners();
+  const ticketListeners = createTicketListeners();
   let log: FastifyBaseLogger | undefined;
   let client: pg.Client | null = null;
   let isClosed = false;
@@ -106,6 +146,11 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
   async function connect() {
     const c = new pg.Client({ connectionString: databaseUrl, application_name: 'portal-notifications' });
     c.on('notification', (message) => {
+      if (message.channel === TICKET_CHANNEL) {
+        const change = decodeTicketChange(message.payload);
+        if (change) ticketListeners.notify(change);
+        return;
+      }
       if (message.channel !== NOTIFY_CHANNEL) return;
       const userId = Number(message.payload);
       if (Number.isSafeInteger(userId)) listeners.notify(userId);
@@ -118,6 +163,7 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
     try {
       await c.connect();
       await c.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      await c.query(`LISTEN ${TICKET_CHANNEL}`);
     } catch (error) {
       await c.end().catch(() => undefined);
       throw error;
@@ -140,6 +186,10 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
       await sql`select pg_notify(${NOTIFY_CHANNEL}, ${String(userId)})`.execute(executor);
     },
     subscribe: (userId, listener) => listeners.add(userId, listener),
+    async signalTicket(change, executor) {
+      await sql`select pg_notify(${TICKET_CHANNEL}, ${encodeTicketChange(change)})`.execute(executor);
+    },
+    subscribeTickets: (listener) => ticketListeners.add(listener),
     async start(logger) {
       log = logger;
       try {

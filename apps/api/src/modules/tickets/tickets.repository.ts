@@ -1,9 +1,13 @@
 import {
+  DEFAULT_TICKET_SORT,
   RECORD_STATUS,
   TICKET_COUNT_CAP,
+  type TAssignableUsersQuery,
   type TicketStage,
   type TTicket,
+  type TTicketFilters,
   type TTicketListQuery,
+  type TTicketSort,
 } from '@portal/contract';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { likePattern, nowIso, type Database } from '../../db/database.ts';
@@ -11,6 +15,7 @@ import { countRows, pageMeta, paginate } from '../../db/paging.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
 import { ATTR, COUNT_KIND } from '../../db/ticket-derivations.ts';
 import { fts5Words, parseTicketSearch, tsqueryWords, type TicketSearch } from './ticket-search.ts';
+import { createTicketListQueries, hasFilters, isIdOrder, type ListSpec } from './ticket-list-query.ts';
 import { activeUsers, selectUserSummary, toUserSummary } from '../users/user-summaries.ts';
 
 /** Which tickets a list shows: all, or those the user created or is assigned to (DESIGN.md). */
@@ -21,6 +26,9 @@ export interface TicketFilter {
   search: string;
   /** `current` = not in a closed stage, `old` = closed (ticket history). */
   history?: 'current' | 'old';
+  /** The list's filters and sort (issue 12); without them, all its tickets newest first. */
+  filters?: TTicketFilters;
+  sort?: TTicketSort;
 }
 
 /** What the ticket form writes. */
@@ -50,6 +58,21 @@ interface Slice {
 
 export function createTicketsRepository(database: Database) {
   const { db } = database;
+  const listQueries = createTicketListQueries(database);
+
+  const specOf = (filter: TicketFilter): ListSpec => ({
+    scope: filter.scope,
+    stages: stagesOf(filter.history),
+    search: parseTicketSearch(filter.search),
+    filters: filter.filters ?? {},
+    sort: filter.sort ?? DEFAULT_TICKET_SORT,
+  });
+
+  /** The plain lists (newest first, no filter) keep their own paths below; the rest go to ticket-list-query.ts. */
+  const isPlain = (filter: TicketFilter) => {
+    const sort = filter.sort ?? DEFAULT_TICKET_SORT;
+    return !hasFilters(filter.filters ?? {}) && isIdOrder(sort) && sort.dir === 'desc';
+  };
 
   /** The list's scope and stage as conditions on the tickets row `t`. */
   const scopeAndStage = (filter: TicketFilter) => (eb: ExpressionBuilder<DB & { t: TicketsTable }, 't'>) => {
@@ -256,30 +279,45 @@ export function createTicketsRepository(database: Database) {
     assigned_to: r.user_assigned_id === null ? null : { id: r.user_assigned_id, name: r.assignee_name ?? '' },
   });
 
+  /** The tickets of these ids with their details, in the order of the ids. */
+  async function detailsOf(ids: number[]): Promise<TTicket[]> {
+    if (ids.length === 0) return [];
+    const rows = await withDetails(fromTickets(db)).where('t.id', 'in', ids).execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [toTicket(row)] : [];
+    });
+  }
+
   return {
     /**
      * One page, newest first, in two steps: the page's ids (and its total), then
      * the details of those ids only. Without a search the total comes from the
      * counters; with one it is counted up to TICKET_COUNT_CAP and then flagged
-     * as a lower bound (ARCHITECTURE.md, "Tickets at scale").
+     * as a lower bound (ARCHITECTURE.md, "Tickets at scale"). Filters and sorts
+     * other than newest first: ticket-list-query.ts.
      */
     async list(filter: TicketFilter, { page, per_page }: Pick<TTicketListQuery, 'page' | 'per_page'>) {
       const offset = (page - 1) * per_page;
       const search = parseTicketSearch(filter.search);
-      const slice: Slice =
-        search.kind === 'none'
+      const slice: Slice = !isPlain(filter)
+        ? await listQueries.slice(specOf(filter), per_page, offset, () => countedTotal(filter))
+        : search.kind === 'none'
           ? {
               ids: await unsearchedIds(filter, per_page, offset),
               total: await countedTotal(filter),
               isLowerBound: false,
             }
           : await searchedSlice(filter, search, per_page, offset);
-      const rows =
-        slice.ids.length === 0
-          ? []
-          : await withDetails(fromTickets(db)).where('t.id', 'in', slice.ids).orderBy('t.id', 'desc').execute();
+      const data = await detailsOf(slice.ids);
       const meta = pageMeta(slice.total, { page, per_page });
-      return { data: rows.map(toTicket), meta: slice.isLowerBound ? { ...meta, total_is_lower_bound: true } : meta };
+      return { data, meta: slice.isLowerBound ? { ...meta, total_is_lower_bound: true } : meta };
+    },
+
+    /** Every ticket of the list with its details, in its order, in batches of `size` (the CSV export). */
+    async *exportBatches(filter: TicketFilter, size: number): AsyncGenerator<TTicket[]> {
+      for await (const ids of listQueries.batches(specOf(filter), size)) yield await detailsOf(ids);
     },
 
     async findById(id: number, trx: Kysely<DB> = db): Promise<TTicket | undefined> {
@@ -296,9 +334,9 @@ export function createTicketsRepository(database: Database) {
         .executeTakeFirst();
     },
 
-    async insert(values: TicketValues, createdBy: number): Promise<number> {
+    async insert(values: TicketValues, createdBy: number, trx: Kysely<DB> = db): Promise<number> {
       const now = nowIso();
-      const row = await db
+      const row = await trx
         .insertInto('tickets')
         .values({
           ...values,
@@ -375,7 +413,7 @@ export function createTicketsRepository(database: Database) {
     },
 
     /** Active users a ticket can be assigned to, by name, paginated. */
-    async assignableUsers({ search, ...paging }: TTicketListQuery) {
+    async assignableUsers({ search, ...paging }: TAssignableUsersQuery) {
       let q = activeUsers(db).where('r.status_id', '=', RECORD_STATUS.active);
       if (search) {
         const pattern = likePattern(search);
@@ -387,6 +425,17 @@ export function createTicketsRepository(database: Database) {
       const count = await countRows(q);
       const rows = await selectUserSummary(q).$call(paginate(paging)).execute();
       return { data: rows.map(toUserSummary), meta: pageMeta(count, paging) };
+    },
+
+    /** A user's full name as the lists show it, for the timeline. */
+    async userName(id: number | null, trx: Kysely<DB> = db): Promise<string | null> {
+      if (id === null) return null;
+      const row = await trx
+        .selectFrom('users as u')
+        .select(sql<string>`u.name || ' ' || u.last_name`.as('full_name'))
+        .where('u.id', '=', id)
+        .executeTakeFirst();
+      return row?.full_name ?? null;
     },
 
     findActiveUser(id: number, trx: Kysely<DB> = db) {
