@@ -5,7 +5,15 @@ import {
   type TTicketFilters,
   type TTicketSort,
 } from '@portal/contract';
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type RawBuilder,
+  type Selectable,
+  type SqlBool,
+} from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
 import { ATTR } from '../../db/ticket-derivations.ts';
@@ -244,7 +252,9 @@ export function createTicketListQueries(database: Database) {
     at: { offset: number } | { afterId: number | null },
   ): Promise<number[]> {
     const after =
-      'afterId' in at && at.afterId !== null ? sql` and rowid ${sql.raw(dir === 'desc' ? '<' : '>')} ${at.afterId}` : sql``;
+      'afterId' in at && at.afterId !== null
+        ? sql` and rowid ${sql.raw(dir === 'desc' ? '<' : '>')} ${at.afterId}`
+        : sql``;
     const offset = 'offset' in at ? at.offset : 0;
     const { rows } = await sql<{ id: number }>`
       select rowid as id from tickets_fts where tickets_fts match ${match} and ${rowidRange(range)}${after}
@@ -283,7 +293,9 @@ export function createTicketListQueries(database: Database) {
       if (match) {
         const [ids, total] = await Promise.all([
           ftsIds(match, range, spec.sort.dir, limit, { offset }),
-          isCounted ? exactTotal().then((n) => ({ total: n, isLowerBound: false })) : ftsCount(match, range).then(capped),
+          isCounted
+            ? exactTotal().then((n) => ({ total: n, isLowerBound: false }))
+            : ftsCount(match, range).then(capped),
         ]);
         return { ids, ...total };
       }
@@ -300,30 +312,52 @@ export function createTicketListQueries(database: Database) {
     },
 
     /**
-     * Every id of the list in its order, in batches of `size` read by keyset (never an
-     * offset, never the whole result at once): what the CSV export streams.
+     * Every ticket row of the list in its order, in batches of `size` read by keyset (never
+     * an offset, never the whole result at once): what the CSV export streams. Each batch is
+     * one statement that reads the rows themselves, not a list of ids bound as parameters.
      */
-    async *batches(spec: ListSpec, size: number): AsyncGenerator<number[]> {
+    async *batches(spec: ListSpec, size: number): AsyncGenerator<Selectable<TicketsTable>[]> {
       const stages = effectiveStages(spec);
       const range = stages && stages.length === 0 ? null : await idRangeOf(spec.filters);
       if (!range) return;
       const { match } = planOf(spec, stages);
+      const { dir } = spec.sort;
       if (match) {
         let afterId: number | null = null;
         for (;;) {
-          const ids = await ftsIds(match, range, spec.sort.dir, size, { afterId });
-          if (ids.length > 0) yield ids;
-          if (ids.length < size) return;
-          afterId = ids[ids.length - 1]!;
+          const after: RawBuilder<unknown> =
+            afterId === null ? sql`` : sql` and rowid ${sql.raw(dir === 'desc' ? '<' : '>')} ${afterId}`;
+          const rows: Selectable<TicketsTable>[] = await fromTickets()
+            .selectAll('t')
+            .where(
+              sql<SqlBool>`t.id in (select rowid from tickets_fts where tickets_fts match ${match} and ${rowidRange(range)}${after}
+                order by rowid ${sql.raw(dir)} limit ${sql.lit(size)})`,
+            )
+            .orderBy('t.id', dir)
+            .execute();
+          if (rows.length > 0) yield rows;
+          if (rows.length < size) return;
+          afterId = rows[rows.length - 1]!.id;
         }
       }
+      const column = sortColumns[spec.sort.by];
       let after: Cursor | null = null;
       for (;;) {
-        const rows = await rowIds(spec, stages, range, size, { after });
-        if (rows.length > 0) yield rows.map((r) => r.id);
+        let q = rowQuery(spec, stages, range).selectAll('t');
+        if (after) {
+          const { value, id } = after;
+          const op = sql.raw(dir === 'desc' ? '<' : '>');
+          q =
+            column === 'id'
+              ? q.where('t.id', dir === 'desc' ? '<' : '>', id)
+              : q.where(sql<SqlBool>`(t.${sql.ref(column)}, t.id) ${op} (${value}, ${id})`);
+        }
+        q = column === 'id' ? q.orderBy('t.id', dir) : q.orderBy(`t.${column}`, dir).orderBy('t.id', dir);
+        const rows = await q.limit(size).execute();
+        if (rows.length > 0) yield rows;
         if (rows.length < size) return;
         const last = rows[rows.length - 1]!;
-        after = { value: last.value, id: last.id };
+        after = { value: last[column] as string | number, id: last.id };
       }
     },
   };

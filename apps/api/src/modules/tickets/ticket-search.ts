@@ -5,9 +5,7 @@
  *   accents aside), and a lone number also finds the ticket with that number.
  */
 export type TicketSearch =
-  | { kind: 'none' }
-  | { kind: 'id'; id: number }
-  | { kind: 'words'; words: string[]; id: number | null };
+  { kind: 'none' } | { kind: 'id'; id: number } | { kind: 'words'; words: string[]; id: number | null };
 
 const MAX_WORDS = 8;
 const MAX_ID = 2_147_483_647;

@@ -159,7 +159,13 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
   app.post(
     '/tickets/export',
     {
-      config: { access: { anyOf: [SECTIONS.tickets, SECTIONS.generalTickets, SECTIONS.currentTickets, SECTIONS.oldTickets].map((section) => ({ section, flag: 'r' as const })) } },
+      config: {
+        access: {
+          anyOf: [SECTIONS.tickets, SECTIONS.generalTickets, SECTIONS.currentTickets, SECTIONS.oldTickets].map(
+            (section) => ({ section, flag: 'r' as const }),
+          ),
+        },
+      },
       schema: {
         tags,
         summary: 'Exporta a CSV la lista indicada con su búsqueda, filtros y orden (todas sus páginas)',
@@ -172,12 +178,14 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     async (request, reply) => {
       const chunks = await tickets.export(currentUser(request), request.body);
       const stamp = new Date().toISOString().slice(0, 10);
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="tickets-${request.body.list}-${stamp}.csv"`)
-        .header('cache-control', 'no-store')
-        // A stream bypasses the response serializer; the schema documents the body only.
-        .send(Readable.from(chunks) as unknown as string);
+      return (
+        reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="tickets-${request.body.list}-${stamp}.csv"`)
+          .header('cache-control', 'no-store')
+          // A stream bypasses the response serializer; the schema documents the body only.
+          .send(Readable.from(chunks) as unknown as string)
+      );
     },
   );
 
@@ -188,7 +196,8 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
       schema: {
         tags,
         summary: 'Un ticket con su historial de cambios (línea de tiempo) y lo que el usuario puede hacer en él',
-        description: 'La misma regla de visibilidad que las listas: 403 si el usuario no puede verlo, 404 si no existe.',
+        description:
+          'La misma regla de visibilidad que las listas: 403 si el usuario no puede verlo, 404 si no existe.',
         params: ZIdParam,
         response: { 200: ZTicketDetailResponse, ...errors },
       },

@@ -101,7 +101,9 @@ export function createTicketsService({ database, tickets, events, permissions, n
         ticketId: ticket.id,
         userIds: [
           ...new Set(
-            [ticket.created_by, ticket.user_assigned_id, previousAssignee].filter((u): u is number => typeof u === 'number'),
+            [ticket.created_by, ticket.user_assigned_id, previousAssignee].filter(
+              (u): u is number => typeof u === 'number',
+            ),
           ),
         ],
       },
@@ -195,7 +197,16 @@ export function createTicketsService({ database, tickets, events, permissions, n
         const changes: NewTicketEvent[] = editedFields.flatMap(([field, read]) =>
           read(current) === read(updated) && current[field] === updated[field]
             ? []
-            : [{ ticketId: id, userId: actor.id, kind: 'edited' as const, field, from: read(current), to: read(updated) }],
+            : [
+                {
+                  ticketId: id,
+                  userId: actor.id,
+                  kind: 'edited' as const,
+                  field,
+                  from: read(current),
+                  to: read(updated),
+                },
+              ],
         );
         if (current.status_id !== updated.status_id) {
           changes.push({
