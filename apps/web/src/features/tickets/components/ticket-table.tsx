@@ -1,7 +1,14 @@
-import { Button, Card, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { ActionIcon, Button, Card, Group, NativeSelect, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { ticketStages, type TicketSortColumn, type TicketStage, type TTicket } from '@portal/contract';
-import { IconDownload } from '@tabler/icons-react';
+import {
+  ticketSortColumns,
+  ticketStages,
+  type TicketSortColumn,
+  type TicketStage,
+  type TTicket,
+  type TTicketSort,
+} from '@portal/contract';
+import { IconDownload, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -38,6 +45,41 @@ interface TicketTableProps {
 }
 
 const numberFormat = new Intl.NumberFormat('es-MX');
+
+const sortLabels: Record<TicketSortColumn, string> = {
+  id: 'ID',
+  name: 'Nombre',
+  priority: 'Prioridad',
+  status: 'Estado',
+  project: 'Proyecto',
+  created: 'Creación',
+  updated: 'Última actualización',
+};
+
+/** The order as a control of its own: cards have no headers, and narrow tables hide some columns. */
+function SortControl({ sort, onChange }: { sort: TTicketSort; onChange: (sort: TTicketSort) => void }) {
+  const isAsc = sort.dir === 'asc';
+  return (
+    <Group gap={4} wrap="nowrap">
+      <NativeSelect
+        aria-label="Ordenar por"
+        size="sm"
+        data={ticketSortColumns.map((c) => ({ value: c, label: sortLabels[c] }))}
+        value={sort.by}
+        onChange={(e) => onChange({ by: e.currentTarget.value as TicketSortColumn, dir: sort.dir })}
+        w={{ base: 130, sm: 180 }}
+      />
+      <ActionIcon
+        variant="default"
+        size="lg"
+        aria-label={isAsc ? 'Orden ascendente (cambiar a descendente)' : 'Orden descendente (cambiar a ascendente)'}
+        onClick={() => onChange({ by: sort.by, dir: isAsc ? 'desc' : 'asc' })}
+      >
+        {isAsc ? <IconSortAscending size={18} /> : <IconSortDescending size={18} />}
+      </ActionIcon>
+    </Group>
+  );
+}
 
 /** The ticket's number and name, linking to its page. */
 export function TicketLink({ ticket, children }: { ticket: TTicket; children: ReactNode }) {
@@ -137,16 +179,19 @@ export function TicketTable({
           <Stack gap="xs" style={{ flex: 1, minWidth: 0 }}>
             <TicketFilters filters={filters} onChange={list.setFilters} stages={stages} />
           </Stack>
-          <Button
-            variant="default"
-            size="sm"
-            leftSection={<IconDownload size={16} />}
-            disabled={exported !== null}
-            onClick={() => void exportCsv()}
-            aria-live="polite"
-          >
-            {exported === null ? 'Exportar CSV' : `Exportando… ${numberFormat.format(exported)} filas`}
-          </Button>
+          <Group gap="xs" wrap="nowrap">
+            <SortControl sort={list.sort} onChange={list.setSort} />
+            <Button
+              variant="default"
+              size="sm"
+              leftSection={<IconDownload size={16} />}
+              disabled={exported !== null}
+              onClick={() => void exportCsv()}
+              aria-live="polite"
+            >
+              {exported === null ? 'Exportar CSV' : `Exportando… ${numberFormat.format(exported)} filas`}
+            </Button>
+          </Group>
         </Group>
         {isNarrow ? (
           <Stack gap="xs" aria-label={label} aria-busy={isLoadingPage(tickets)}>
