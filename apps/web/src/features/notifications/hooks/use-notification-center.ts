@@ -28,7 +28,7 @@ import {
 import { useNotificationStream, type StreamStatus } from './use-notification-stream.ts';
 
 /** Ticket changes arriving together refresh the open ticket lists and pages once. */
-const TICKET_REFRESH_MS = 250;
+const TICKET_REFRESH_MS = 100;
 
 /**
  * Live lists (issue 12): a ticket change pushed by the stream marks every ticket query

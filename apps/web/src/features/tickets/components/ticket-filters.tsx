@@ -1,4 +1,4 @@
-import { Badge, Button, Collapse, Group, MultiSelect, Pill, SimpleGrid, TextInput } from '@mantine/core';
+import { Badge, Button, CloseButton, Collapse, Group, MultiSelect, SimpleGrid, TextInput } from '@mantine/core';
 import type { TicketStage, TOption, TTicketFiltersInput } from '@portal/contract';
 import { IconFilter, IconFilterOff } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -126,15 +126,22 @@ export function TicketFilters({ filters, onChange, stages }: TicketFiltersProps)
         {chips.length > 0 && (
           <Group gap={6} wrap="wrap" role="list" aria-label="Filtros activos">
             {chips.map((chip) => (
-              <Pill
+              <Badge
                 key={chip.key}
                 role="listitem"
-                withRemoveButton
-                onRemove={chip.remove}
-                removeButtonProps={{ 'aria-label': `Quitar filtro ${chip.label}` }}
+                variant="light"
+                color="gray"
+                size="lg"
+                radius="xl"
+                tt="none"
+                fw={500}
+                c="dark"
+                rightSection={
+                  <CloseButton size="xs" aria-label={`Quitar filtro ${chip.label}`} onClick={chip.remove} />
+                }
               >
                 {chip.label}
-              </Pill>
+              </Badge>
             ))}
             <Button
               size="compact-sm"
