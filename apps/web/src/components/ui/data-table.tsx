@@ -40,7 +40,7 @@ function SortableHeader({
   return (
     <UnstyledButton
       onClick={() => onSort(column.sortKey!)}
-      aria-label={`Ordenar por ${column.header}`}
+      title={`Ordenar por ${column.header}`}
       style={{ font: 'inherit', fontWeight: 'inherit' }}
     >
       <Group gap={4} wrap="nowrap">

@@ -52,7 +52,7 @@ const columns: TicketColumn[] = [
     sortKey: 'priority',
     render: (t) => <PriorityBadge name={t.priorities.name} />,
   },
-  { header: 'USUARIO', width: 160, visibleFrom: 'xl', render: (t) => <Text size="sm">{t.users.name}</Text> },
+  { header: 'USUARIO', width: 160, visibleFrom: 'lg', render: (t) => <Text size="sm">{t.users.name}</Text> },
   {
     header: 'USUARIO_ASIGNADO',
     width: 170,
