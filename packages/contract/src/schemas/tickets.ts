@@ -28,9 +28,12 @@ const ZFilterIds = z
 const ZFilterDate = z
   .string({ error: 'La fecha debe ser texto.' })
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'La fecha debe tener el formato AAAA-MM-DD.')
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), {
-    message: 'La fecha no es válida.',
-  });
+  .refine(
+    (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+    {
+      message: 'La fecha no es válida.',
+    },
+  );
 
 /**
  * The filters of the ticket lists (issue 12): arrays of ids (any of them matches),
@@ -40,7 +43,10 @@ const ZFilterDate = z
 export const ZTicketFilters = z
   .strictObject(
     {
-      stage: z.array(z.enum(ticketStages, { error: 'Etapa no válida.' })).max(ticketStages.length).optional(),
+      stage: z
+        .array(z.enum(ticketStages, { error: 'Etapa no válida.' }))
+        .max(ticketStages.length)
+        .optional(),
       status_id: ZFilterIds.optional(),
       priority_type_id: ZFilterIds.optional(),
       project_id: ZFilterIds.optional(),
