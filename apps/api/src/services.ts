@@ -1,3 +1,4 @@
+import { SECTIONS } from '@portal/contract';
 import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -25,6 +26,7 @@ import { createActivitiesService } from './modules/activities/activities.service
 import { createAvatarStore } from './modules/profile/avatars.ts';
 import { createProfileRepository } from './modules/profile/profile.repository.ts';
 import { createProfileService } from './modules/profile/profile.service.ts';
+import { createTicketEventsRepository } from './modules/tickets/ticket-events.repository.ts';
 import { createTicketsRepository } from './modules/tickets/tickets.repository.ts';
 import { createTicketsService } from './modules/tickets/tickets.service.ts';
 import { createWorkloadRepository } from './modules/workload/workload.repository.ts';
@@ -72,13 +74,26 @@ export function createServices(config: Config, database: Database, log: MailLog 
     secret: config.jwtSecret,
     sessions,
     audit,
+    seesAllTickets: async (userId) => {
+      const user = await users.findById(userId);
+      return user !== undefined && (await permissions.hasFlag(user.role_id, SECTIONS.generalTickets, 'r'));
+    },
   });
   const ticketsRepository = createTicketsRepository(database);
-  const tickets = createTicketsService({ database, tickets: ticketsRepository, permissions, notifications, audit });
+  const ticketEvents = createTicketEventsRepository(database);
+  const tickets = createTicketsService({
+    database,
+    tickets: ticketsRepository,
+    events: ticketEvents,
+    permissions,
+    notifications,
+    audit,
+  });
   const activities = createActivitiesService({
     database,
     activities: createActivitiesRepository(database),
     tickets: ticketsRepository,
+    events: ticketEvents,
     notifications,
   });
   const attachments = createAttachmentsService({

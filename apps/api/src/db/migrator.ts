@@ -6,6 +6,7 @@ import * as ticketSearchAndCounts from './migrations/0003-ticket-search-and-coun
 import * as caseInsensitiveAccounts from './migrations/0004-case-insensitive-accounts.ts';
 import * as attachmentsAndExample from './migrations/0005-attachments-and-example.ts';
 import * as cacheInvalidation from './migrations/0006-cache-invalidation.ts';
+import * as ticketEventsAndSorting from './migrations/0007-ticket-events-and-sorting.ts';
 import * as auditLogScreen from './migrations/0008-audit-log-screen.ts';
 import * as dashboard from './migrations/0010-dashboard.ts';
 
@@ -19,6 +20,7 @@ const migrations: Record<string, DialectMigration> = {
   '0004-case-insensitive-accounts': caseInsensitiveAccounts,
   '0005-attachments-and-example': attachmentsAndExample,
   '0006-cache-invalidation': cacheInvalidation,
+  '0007-ticket-events-and-sorting': ticketEventsAndSorting,
   '0008-audit-log-screen': auditLogScreen,
   '0010-dashboard': dashboard,
 };

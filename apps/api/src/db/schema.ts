@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
-import type { TicketStage } from '@portal/contract';
+import type { TicketEventKind, TicketStage } from '@portal/contract';
 
 /** ISO-8601 text on SQLite, timestamptz on PostgreSQL; always read as an ISO string. */
 type Timestamp = ColumnType<string, string | undefined, string>;
@@ -130,6 +130,18 @@ export interface TicketClosuresTable {
   user_id: number;
 }
 
+/** A ticket's timeline (issue 12), written in the transaction of each change. */
+export interface TicketEventsTable {
+  id: Generated<number>;
+  ticket_id: number;
+  user_id: number | null;
+  kind: TicketEventKind;
+  field: string | null;
+  from_value: string | null;
+  to_value: string | null;
+  created_at: Timestamp;
+}
+
 export interface ActivitiesTable {
   id: Generated<number>;
   name: string;
@@ -218,6 +230,7 @@ export interface DB {
   ticket_report_now: TicketReportNowTable;
   ticket_report_daily: TicketReportDailyTable;
   ticket_closures: TicketClosuresTable;
+  ticket_events: TicketEventsTable;
   activities: ActivitiesTable;
   notifications: NotificationsTable;
   password_reset_codes: PasswordResetCodesTable;

@@ -1,5 +1,6 @@
 import { RECORD_STATUS } from '@portal/contract';
 import type { Kysely } from 'kysely';
+import { recordCreatedEvents } from './migrations/0007-ticket-events-and-sorting.ts';
 import type { DB } from './schema.ts';
 
 /** What goes wrong in a logistics operation; names and descriptions follow the ticket form's rules (SPEC §5). */
@@ -157,4 +158,6 @@ export async function seedDemoTickets(trx: Kysely<DB>, now = Date.now()): Promis
         .execute();
     }
   }
+  // Each demo ticket's timeline starts with its creation, as the migration gives existing tickets.
+  await recordCreatedEvents(trx as unknown as Kysely<unknown>);
 }

@@ -37,6 +37,8 @@ export const screens: Screen[] = [
   // Signed in, no permission check
   { path: paths.logout, access: 'session', withLayout: false, load: () => import('@/features/auth/components/logout-page.tsx') },
   { path: paths.usersProfile, access: 'session', load: () => import('@/features/profile/components/users-profile-page.tsx') },
+  // The API decides who sees a ticket (the lists' rule: 403 / 404), so no route permission of its own.
+  { path: paths.ticket, access: 'session', load: () => import('@/features/tickets/components/ticket-page.tsx') },
 
   // Signed in, checked by /check-permission
   { path: paths.areas, access: 'permission', load: catalogPage },

@@ -7,6 +7,8 @@ export const paths = {
   resetPassword: '/reset-password',
 
   tickets: '/tickets',
+  /** One ticket's page (issue 12); `ticketPath(id)` in features/tickets builds it. */
+  ticket: '/tickets/:id',
   generalTickets: '/general-tickets',
   recordTickets: '/record-tickets',
 
@@ -26,6 +28,9 @@ export const paths = {
   usersProfile: '/users-profile',
   example: '/example',
 } as const;
+
+/** The page of one ticket (issue 12), linked from every list, the profile and each ticket notification. */
+export const ticketPath = (id: number) => `/tickets/${id}`;
 
 /** Where a signed-in user lands (SPEC §9). */
 export const homePath = paths.tickets;

@@ -99,4 +99,6 @@ export const NOTIFICATION_STREAM_EVENTS = {
   notification: 'notification',
   /** The server ends the stream (shutdown, session ended or expired); data `{ reason }`. Reconnect with a new ticket. */
   end: 'end',
+  /** A ticket the user may see was created or changed; data `{ id }`. Lists and its page refresh. */
+  ticket: 'ticket',
 } as const;

@@ -13,11 +13,115 @@ export const TICKET_MSG = {
   notFound: 'El ticket no existe.',
   assignmentTitle: (ticketId: number) => `Ticket #${ticketId}`,
   assignmentMessage: 'Se te ha asignado un nuevo ticket',
+  cannotSee: 'No tienes permiso para ver este ticket.',
+  changedMeanwhile: 'El ticket cambió mientras lo asignabas. Inténtalo de nuevo.',
+  dateRange: 'La fecha inicial no puede ser posterior a la final.',
 } as const;
 
-/** POST body of the ticket lists: page, per_page and a search on name and description. */
-export const ZTicketListQuery = ZListQueryWith(DEFAULT_HISTORY_PAGE_SIZE);
+/** How many values one filter accepts. */
+export const MAX_FILTER_VALUES = 50;
+
+const ZFilterIds = z
+  .array(ZId, { error: 'Debe ser una lista de identificadores.' })
+  .max(MAX_FILTER_VALUES, `Máximo ${MAX_FILTER_VALUES} valores.`);
+
+const ZFilterDate = z
+  .string({ error: 'La fecha debe ser texto.' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'La fecha debe tener el formato AAAA-MM-DD.')
+  .refine(
+    (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+    {
+      message: 'La fecha no es válida.',
+    },
+  );
+
+/**
+ * The filters of the ticket lists (issue 12): arrays of ids (any of them matches),
+ * `user_assigned_id` null or a null item for 'Sin asignar', dates `YYYY-MM-DD` (UTC days, both ends included).
+ * An unknown key is refused.
+ */
+export const ZTicketFilters = z
+  .strictObject(
+    {
+      stage: z
+        .array(z.enum(ticketStages, { error: 'Etapa no válida.' }))
+        .max(ticketStages.length)
+        .optional(),
+      status_id: ZFilterIds.optional(),
+      priority_type_id: ZFilterIds.optional(),
+      project_id: ZFilterIds.optional(),
+      area_id: ZFilterIds.optional(),
+      category_id: ZFilterIds.optional(),
+      difficulty_id: ZFilterIds.optional(),
+      user_assigned_id: z
+        .union([z.null(), z.array(ZId.nullable()).max(MAX_FILTER_VALUES, `Máximo ${MAX_FILTER_VALUES} valores.`)])
+        .transform((v) => (v === null ? [null] : v))
+        .optional(),
+      created_by: ZFilterIds.optional(),
+      created_from: ZFilterDate.optional(),
+      created_to: ZFilterDate.optional(),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? 'Filtro desconocido.' : 'Filtros no válidos.') },
+  )
+  .refine((f) => !f.created_from || !f.created_to || f.created_from <= f.created_to, {
+    message: TICKET_MSG.dateRange,
+    path: ['created_to'],
+  });
+export type TTicketFilters = z.output<typeof ZTicketFilters>;
+export type TTicketFiltersInput = z.input<typeof ZTicketFilters>;
+
+/** The columns a ticket list sorts by; `created` is the id order (ids grow with creation time). */
+export const ticketSortColumns = ['id', 'name', 'priority', 'status', 'project', 'created', 'updated'] as const;
+export type TicketSortColumn = (typeof ticketSortColumns)[number];
+
+export const ZTicketSort = z.strictObject({
+  by: z.enum(ticketSortColumns, { error: 'Columna de orden no válida.' }),
+  dir: z.enum(['asc', 'desc'], { error: 'La dirección debe ser asc o desc.' }).default('desc'),
+});
+export type TTicketSort = z.output<typeof ZTicketSort>;
+export const DEFAULT_TICKET_SORT: TTicketSort = { by: 'id', dir: 'desc' };
+
+/** POST body of the ticket lists: page, per_page, a search on name and description, filters and sort. */
+export const ZTicketListQuery = ZListQueryWith(DEFAULT_HISTORY_PAGE_SIZE).extend({
+  filters: ZTicketFilters.default({}),
+  sort: ZTicketSort.default(DEFAULT_TICKET_SORT),
+});
 export type TTicketListQuery = z.infer<typeof ZTicketListQuery>;
+export type TTicketListBody = z.input<typeof ZTicketListQuery>;
+
+/** POST body of the assign modal's user list: page, per_page, search. */
+export const ZAssignableUsersQuery = ZListQueryWith(DEFAULT_HISTORY_PAGE_SIZE);
+export type TAssignableUsersQuery = z.infer<typeof ZAssignableUsersQuery>;
+
+/** The four ticket lists. */
+export const ticketLists = ['mine', 'general', 'current', 'old'] as const;
+export type TicketListKind = (typeof ticketLists)[number];
+
+/** `POST /tickets/export`: the list to export with its search, filters and sort (every page). */
+export const ZTicketExportQuery = z.object({
+  list: z.enum(ticketLists, { error: 'Lista no válida.' }),
+  search: ZTicketListQuery.shape.search,
+  filters: ZTicketFilters.default({}),
+  sort: ZTicketSort.default(DEFAULT_TICKET_SORT),
+});
+export type TTicketExportQuery = z.input<typeof ZTicketExportQuery>;
+
+/** The CSV header row of the export, in column order. */
+export const TICKET_EXPORT_COLUMNS = [
+  'ID',
+  'Ticket',
+  'Descripción',
+  'Prioridad',
+  'Estado',
+  'Proyecto',
+  'Área',
+  'Categoría',
+  'Dificultad',
+  'Creado por',
+  'Asignado a',
+  'Creado',
+  'Actualizado',
+] as const;
 
 const ZName = z.object({ name: z.string() });
 const ZUserRef = z.object({ id: z.number(), name: z.string() });
@@ -75,6 +179,61 @@ export const ZTicketWrite = z.object({
 export type TTicketWrite = z.input<typeof ZTicketWrite>;
 
 export const ZTicketResponse = ZDataResponse(ZTicket);
+
+/** What happened to a ticket (its timeline, issue 12). */
+export const ticketEventKinds = [
+  'created',
+  'edited',
+  'status_changed',
+  'assigned',
+  'activity_added',
+  'activity_removed',
+  'activity_restored',
+] as const;
+export type TicketEventKind = (typeof ticketEventKinds)[number];
+
+/** The fields an 'edited' event names (`field`), with their labels. */
+export const TICKET_FIELD_LABELS = {
+  name: 'Nombre',
+  description: 'Descripción',
+  area_id: 'Área',
+  project_id: 'Proyecto',
+  category_id: 'Categoría',
+  priority_type_id: 'Prioridad',
+  difficulty_id: 'Dificultad',
+} as const;
+
+export const ZTicketEvent = z.object({
+  id: z.number(),
+  kind: z.enum(ticketEventKinds),
+  /** Edited field (a key of TICKET_FIELD_LABELS); for activity events, null. */
+  field: z.string().nullable(),
+  /** Shown values at the time (names, not ids); for assignments the people's names, for activities its text. */
+  from_value: z.string().nullable(),
+  to_value: z.string().nullable(),
+  /** Who did it; null when unknown. */
+  user: ZUserRef.nullable(),
+  created_at: z.string(),
+});
+export type TTicketEvent = z.infer<typeof ZTicketEvent>;
+
+/** What the caller may do on the ticket's page, decided by the API. */
+export const ZTicketAbilities = z.object({
+  /** Edit the ticket and change its status. */
+  update: z.boolean(),
+  /** 'Asignar' (the ticket has no assignee). */
+  assign: z.boolean(),
+  /** Change the assignee. */
+  reassign: z.boolean(),
+  /** Activities: register (the assignee), view (a supervisor) or none. */
+  activities: z.enum(['register', 'view', 'denied']),
+});
+
+/** `GET /tickets/{id}`: the ticket, its timeline (oldest first) and the caller's abilities. */
+export const ZTicketDetail = ZTicket.extend({ events: z.array(ZTicketEvent), can: ZTicketAbilities });
+export type TTicketDetail = z.infer<typeof ZTicketDetail>;
+export const ZTicketDetailResponse = z.object({ status: z.literal(true), data: ZTicketDetail });
+export type TTicketDetailResponse = z.infer<typeof ZTicketDetailResponse>;
 export type TTicketResponse = z.infer<typeof ZTicketResponse>;
 
 export const ZAssignParams = z.object({ id: ZId, userId: ZId });

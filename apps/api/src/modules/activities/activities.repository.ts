@@ -73,8 +73,8 @@ export function createActivitiesRepository(database: Database) {
       return row.id;
     },
 
-    async setStatus(id: number, statusId: number): Promise<void> {
-      await db
+    async setStatus(id: number, statusId: number, trx: Kysely<DB> = db): Promise<void> {
+      await trx
         .updateTable('activities')
         .set({ status_id: statusId, updated_at: nowIso() })
         .where('id', '=', id)

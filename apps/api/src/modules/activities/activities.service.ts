@@ -1,7 +1,8 @@
-import { ACTIVITY_MSG, NOTIFICATION_TEXT, TICKET_MSG, type TActivity } from '@portal/contract';
+import { ACTIVITY_MSG, NOTIFICATION_TEXT, RECORD_STATUS, TICKET_MSG, type TActivity } from '@portal/contract';
 import type { Database } from '../../db/database.ts';
 import { forbidden, notFound } from '../../lib/http-error.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
+import type { TicketEventsRepository } from '../tickets/ticket-events.repository.ts';
 import type { TicketsRepository } from '../tickets/tickets.repository.ts';
 import type { AuthUserRow } from '../users/users.repository.ts';
 import type { ActivitiesRepository } from './activities.repository.ts';
@@ -10,17 +11,24 @@ interface Deps {
   database: Database;
   activities: ActivitiesRepository;
   tickets: TicketsRepository;
-  notifications: Pick<NotificationsService, 'notify'>;
+  /** The ticket's timeline: activity added / removed / restored, in the same transaction. */
+  events: TicketEventsRepository;
+  notifications: Pick<NotificationsService, 'notify' | 'ticketChanged'>;
 }
 
 type Actor = Pick<AuthUserRow, 'id' | 'is_supervisor'>;
+
+const ticketChange = (t: { id: number; created_by: number; user_assigned_id: number | null }) => ({
+  ticketId: t.id,
+  userIds: [t.created_by, ...(t.user_assigned_id === null ? [] : [t.user_assigned_id])],
+});
 type Mode = 'write' | 'read';
 
 /**
  * The ticket's assignee adds and deletes its activities; a privileged role
  * (is_supervisor) reads them; anyone else is refused (SPEC §6).
  */
-export function createActivitiesService({ database, activities, tickets, notifications }: Deps) {
+export function createActivitiesService({ database, activities, tickets, events, notifications }: Deps) {
   async function ticketFor(actor: Actor, ticketId: number) {
     const ticket = await tickets.findOwnership(ticketId);
     if (!ticket) throw notFound(TICKET_MSG.notFound);
@@ -46,6 +54,8 @@ export function createActivitiesService({ database, activities, tickets, notific
       const ticket = await requireWrite(actor, input.ticket_id);
       const id = await database.db.transaction().execute(async (trx) => {
         const inserted = await activities.insert({ name: input.name, ticket_id: ticket.id, user_id: actor.id }, trx);
+        await events.record([{ ticketId: ticket.id, userId: actor.id, kind: 'activity_added', to: input.name }], trx);
+        await notifications.ticketChanged(ticketChange(ticket), trx);
         await notifications.notify(
           {
             recipientId: ticket.created_by,
@@ -64,8 +74,15 @@ export function createActivitiesService({ database, activities, tickets, notific
     async setStatus(actor: Actor, id: number, statusId: number): Promise<TActivity> {
       const activity = await activities.findById(id);
       if (!activity) throw notFound(ACTIVITY_MSG.notFound);
-      await requireWrite(actor, activity.ticket_id);
-      if (activity.status_id !== statusId) await activities.setStatus(id, statusId);
+      const ticket = await requireWrite(actor, activity.ticket_id);
+      if (activity.status_id !== statusId) {
+        await database.db.transaction().execute(async (trx) => {
+          await activities.setStatus(id, statusId, trx);
+          const kind = statusId === RECORD_STATUS.inactive ? 'activity_removed' : 'activity_restored';
+          await events.record([{ ticketId: ticket.id, userId: actor.id, kind, from: activity.name }], trx);
+          await notifications.ticketChanged(ticketChange(ticket), trx);
+        });
+      }
       return (await activities.findById(id))!;
     },
   };

@@ -41,6 +41,37 @@ export function parseInvalidation(payload: string): Invalidation | null {
   return null;
 }
 
+/** The PostgreSQL channel of ticket changes (live lists); payload `ticketId:userId,userId…`. */
+export const TICKET_CHANNEL = 'portal_ticket_changes';
+
+/** A ticket was created or changed: its id and the users involved (creator, assignees before and after). */
+export interface TicketChange {
+  ticketId: number;
+  userIds: number[];
+}
+
+const encodeTicketChange = (c: TicketChange) => `${c.ticketId}:${c.userIds.join(',')}`;
+function decodeTicketChange(payload: string | undefined): TicketChange | null {
+  const [id, users = ''] = (payload ?? '').split(':');
+  const ticketId = Number(id);
+  const userIds = users.split(',').filter(Boolean).map(Number);
+  return Number.isSafeInteger(ticketId) && userIds.every(Number.isSafeInteger) ? { ticketId, userIds } : null;
+}
+
+/** Fans ticket changes out to every stream of the process (each decides whether its user may see the ticket). */
+function createTicketListeners() {
+  const set = new Set<(change: TicketChange) => void>();
+  return {
+    add(listener: (change: TicketChange) => void) {
+      set.add(listener);
+      return () => void set.delete(listener);
+    },
+    notify(change: TicketChange) {
+      for (const listener of set) listener(change);
+    },
+  };
+}
+
 /**
  * Tells live streams that a user may have new notifications. It carries only
  * the recipient's id: a stream then reads the rows from the database, so it
@@ -69,6 +100,10 @@ export interface NotificationBus {
    * is up and no write of this process is still uncommitted-or-unannounced).
    */
   canCache(): boolean;
+  /** Announces a ticket change once `executor`'s transaction commits (same rule as `signal`). */
+  signalTicket(change: TicketChange, executor: Executor): Promise<void>;
+  /** Calls `listener` on every ticket change. */
+  subscribeTickets(listener: (change: TicketChange) => void): () => void;
   start(log: FastifyBaseLogger): Promise<void>;
   close(): Promise<void>;
 }
@@ -136,6 +171,7 @@ function createListeners() {
 function createLocalBus(): NotificationBus {
   const listeners = createListeners();
   const invalidations = createInvalidationListeners();
+  const ticketListeners = createTicketListeners();
   return {
     async signal(userId) {
       setImmediate(() => listeners.notify(userId));
@@ -146,6 +182,10 @@ function createLocalBus(): NotificationBus {
     // read that follows an invalidation sees the committed state: caching is always safe.
     invalidate: (invalidation) => invalidations.emit(invalidation),
     canCache: () => true,
+    async signalTicket(change) {
+      setImmediate(() => ticketListeners.notify(change));
+    },
+    subscribeTickets: (listener) => ticketListeners.add(listener),
     async start() {},
     async close() {},
   };
@@ -169,6 +209,7 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
   const listeners = createListeners();
   const invalidations = createInvalidationListeners();
   let noCacheUntil = 0;
+  const ticketListeners = createTicketListeners();
   let log: FastifyBaseLogger | undefined;
   let client: pg.Client | null = null;
   let isClosed = false;
@@ -204,6 +245,11 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
         if (invalidation) invalidations.emit(invalidation);
         return;
       }
+      if (message.channel === TICKET_CHANNEL) {
+        const change = decodeTicketChange(message.payload);
+        if (change) ticketListeners.notify(change);
+        return;
+      }
       if (message.channel !== NOTIFY_CHANNEL) return;
       const userId = Number(message.payload);
       if (Number.isSafeInteger(userId)) listeners.notify(userId);
@@ -216,6 +262,7 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
     try {
       await c.connect();
       await c.query(`LISTEN ${NOTIFY_CHANNEL}; LISTEN ${INVALIDATE_CHANNEL}`);
+      await c.query(`LISTEN ${TICKET_CHANNEL}`);
     } catch (error) {
       await c.end().catch(() => undefined);
       throw error;
@@ -246,6 +293,10 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
       invalidations.emit(invalidation);
     },
     canCache: () => client !== null && Date.now() >= noCacheUntil,
+    async signalTicket(change, executor) {
+      await sql`select pg_notify(${TICKET_CHANNEL}, ${encodeTicketChange(change)})`.execute(executor);
+    },
+    subscribeTickets: (listener) => ticketListeners.add(listener),
     async start(logger) {
       log = logger;
       try {

@@ -13,7 +13,7 @@ import { HttpError } from '../../lib/http-error.ts';
 import type { AuditRepository } from '../audit/audit.repository.ts';
 import type { SessionChecker } from '../auth/sessions.ts';
 import type { TokenClaims } from '../auth/tokens.ts';
-import type { NotificationBus } from './notifications.bus.ts';
+import type { NotificationBus, TicketChange } from './notifications.bus.ts';
 import { createNotificationsRepository, type Executor, type NewNotification } from './notifications.repository.ts';
 import { createStreamHub, type StreamSession } from './notifications.stream.ts';
 
@@ -30,6 +30,8 @@ interface NotificationsServiceDeps {
   sessions: SessionChecker;
   audit: AuditRepository;
   heartbeatMs?: number;
+  /** Whether the user may see every ticket: live ticket changes reach them all (issue 12). */
+  seesAllTickets?: (userId: number) => Promise<boolean>;
 }
 
 export interface NotifyInput {
@@ -70,7 +72,13 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
       exp: session.tokenExp,
     })) !== undefined;
 
-  const hub = createStreamHub({ bus, repository, isSessionValid, heartbeatMs: deps.heartbeatMs ?? 25_000 });
+  const hub = createStreamHub({
+    bus,
+    repository,
+    isSessionValid,
+    heartbeatMs: deps.heartbeatMs ?? 25_000,
+    seesAllTickets: deps.seesAllTickets,
+  });
 
   /**
    * Stores a notification and announces it to the recipient's live streams.
@@ -102,6 +110,9 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
         trx,
       );
     },
+
+    /** Tells the live streams of those who may see the ticket that it changed, once `trx` commits. */
+    ticketChanged: (change: TicketChange, trx?: Executor) => bus.signalTicket(change, trx ?? database.db),
 
     /** Wakes `userId`'s streams; only for notifications written without `create` (same transaction rule). */
     publish: (userId: number, trx?: Executor) => bus.signal(userId, trx ?? database.db),

@@ -1,7 +1,7 @@
 import { NOTIFICATION_STREAM_EVENTS, type TNotification } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { NotificationBus } from './notifications.bus.ts';
+import type { NotificationBus, TicketChange } from './notifications.bus.ts';
 import type { NotificationsRepository } from './notifications.repository.ts';
 
 /** Who a stream belongs to, and the access token it was opened with (its lifetime bounds the stream's). */
@@ -25,7 +25,12 @@ interface StreamHubDeps {
   repository: Pick<NotificationsRepository, 'listUnreadAfter'>;
   isSessionValid(session: StreamSession): Promise<boolean>;
   heartbeatMs: number;
+  /** Whether the user may see every ticket (Tickets Generales); others hear only of tickets they are involved in. */
+  seesAllTickets?: (userId: number) => Promise<boolean>;
 }
+
+/** How long a stream trusts its user's 'sees every ticket' answer. */
+const TICKET_AUDIENCE_TTL_MS = 5_000;
 
 const BATCH = 100;
 
@@ -37,7 +42,7 @@ const frame = (event: string, data: unknown, id?: number) =>
  * its user's signals and, on each one, sends the unread notifications newer
  * than the last one it sent, read from the database.
  */
-export function createStreamHub({ bus, repository, isSessionValid, heartbeatMs }: StreamHubDeps) {
+export function createStreamHub({ bus, repository, isSessionValid, heartbeatMs, seesAllTickets }: StreamHubDeps) {
   const streams = new Set<Stream>();
   let log: FastifyBaseLogger | undefined;
   let isClosed = false;
@@ -122,6 +127,19 @@ export function createStreamHub({ bus, repository, isSessionValid, heartbeatMs }
         }
       };
 
+      // Ticket changes (issue 12, live lists): sent to a user involved in the ticket or who sees every ticket.
+      let seesAll: { value: boolean; until: number } | null = null;
+      const onTicketChange = async (change: TicketChange) => {
+        if (!change.userIds.includes(userId)) {
+          if (!seesAll || seesAll.until < Date.now()) {
+            const value = (await seesAllTickets?.(userId).catch(() => false)) ?? false;
+            seesAll = { value, until: Date.now() + TICKET_AUDIENCE_TTL_MS };
+          }
+          if (!seesAll.value) return;
+        }
+        write(frame(NOTIFICATION_STREAM_EVENTS.ticket, { id: change.ticketId }));
+      };
+
       const cleanup = () => {
         if (!isOpen) return;
         isOpen = false;
@@ -150,7 +168,12 @@ export function createStreamHub({ bus, repository, isSessionValid, heartbeatMs }
         'x-accel-buffering': 'no',
       });
       raw.flushHeaders();
-      const unsubscribe = bus.subscribe(userId, () => void pump());
+      const unsubscribeNotifications = bus.subscribe(userId, () => void pump());
+      const unsubscribeTickets = bus.subscribeTickets((change) => void onTicketChange(change));
+      const unsubscribe = () => {
+        unsubscribeNotifications();
+        unsubscribeTickets();
+      };
       streams.add(stream);
       raw.on('close', cleanup);
       raw.on('error', cleanup);

@@ -66,13 +66,7 @@ export function createReportsRepository(database: Database) {
         .selectFrom('ticket_report_now')
         .where(byFilter(filter))
         .groupBy(['area_id', 'project_id', 'stage', 'priority_type_id'])
-        .select((eb) => [
-          'area_id',
-          'project_id',
-          'stage',
-          'priority_type_id',
-          eb.fn.sum<number | string>('n').as('n'),
-        ])
+        .select((eb) => ['area_id', 'project_id', 'stage', 'priority_type_id', eb.fn.sum<number | string>('n').as('n')])
         .execute()
         .then((rows) => rows.map((r) => ({ ...r, stage: r.stage as TicketStage, n: Number(r.n) }))),
 

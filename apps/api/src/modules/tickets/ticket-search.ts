@@ -1,3 +1,4 @@
+import { ATTR } from '../../db/ticket-derivations.ts';
 import { textWords } from '../../lib/search-text.ts';
 
 export { foldText } from '../../lib/search-text.ts';
@@ -9,7 +10,15 @@ export { foldText } from '../../lib/search-text.ts';
  *   accents aside), and a lone number also finds the ticket with that number.
  */
 export type TicketSearch =
-  { kind: 'none' } | { kind: 'id'; id: number } | { kind: 'words'; words: string[]; id: number | null };
+  | { kind: 'none' }
+  | { kind: 'id'; id: number }
+  | {
+      kind: 'words';
+      words: string[];
+      id: number | null;
+      /** SQLite: each word with the whole indexed words it starts, once looked up (`fts5Body`). */
+      terms?: WordTerms[];
+    };
 
 const MAX_WORDS = 8;
 const MAX_ID = 2_147_483_647;
@@ -53,3 +62,9 @@ export const fts5Words = (words: WordTerms[]) =>
 
 /** The PostgreSQL tsquery text of the words (`to_tsquery('simple', …)`): each a prefix, all required. */
 export const tsqueryWords = (words: string[]) => words.map((w) => `'${w.replaceAll("'", '')}':*`).join(' & ');
+
+/** The FTS5 condition on the text of a word search: its words, or the ticket with its number. */
+export function fts5Body(search: Extract<TicketSearch, { kind: 'words' }>): string {
+  const body = `{body} : (${fts5Words(search.terms ?? search.words.map((word) => ({ word, terms: null })))})`;
+  return search.id === null ? body : `(${body} OR {attrs} : ${ATTR.id}${search.id})`;
+}

@@ -1,16 +1,21 @@
 import {
+  DEFAULT_TICKET_SORT,
   RECORD_STATUS,
   TICKET_COUNT_CAP,
+  type TAssignableUsersQuery,
   type TicketStage,
   type TTicket,
+  type TTicketFilters,
   type TTicketListQuery,
+  type TTicketSort,
 } from '@portal/contract';
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { likePattern, nowIso, type Database } from '../../db/database.ts';
 import { countRows, pageMeta, paginate } from '../../db/paging.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
 import { ATTR, COUNT_KIND, syncTicketIndex } from '../../db/ticket-derivations.ts';
-import { fts5Words, parseTicketSearch, tsqueryWords, type TicketSearch } from './ticket-search.ts';
+import { fts5Body, parseTicketSearch, tsqueryWords, type TicketSearch } from './ticket-search.ts';
+import { createTicketListQueries, hasFilters, isIdOrder, type ListSpec } from './ticket-list-query.ts';
 import { activeUsers, selectUserSummary, toUserSummary } from '../users/user-summaries.ts';
 
 /** Which tickets a list shows: all, or those the user created or is assigned to (DESIGN.md). */
@@ -21,6 +26,9 @@ export interface TicketFilter {
   search: string;
   /** `current` = not in a closed stage, `old` = closed (ticket history). */
   history?: 'current' | 'old';
+  /** The list's filters and sort (issue 12); without them, all its tickets newest first. */
+  filters?: TTicketFilters;
+  sort?: TTicketSort;
 }
 
 /** What the ticket form writes. */
@@ -60,6 +68,21 @@ interface Slice {
 
 export function createTicketsRepository(database: Database) {
   const { db } = database;
+  const listQueries = createTicketListQueries(database);
+
+  const specOf = (filter: TicketFilter, search: TicketSearch): ListSpec => ({
+    scope: filter.scope,
+    stages: stagesOf(filter.history),
+    search,
+    filters: filter.filters ?? {},
+    sort: filter.sort ?? DEFAULT_TICKET_SORT,
+  });
+
+  /** The plain lists (newest first, no filter) keep their own paths below; the rest go to ticket-list-query.ts. */
+  const isPlain = (filter: TicketFilter) => {
+    const sort = filter.sort ?? DEFAULT_TICKET_SORT;
+    return !hasFilters(filter.filters ?? {}) && isIdOrder(sort) && sort.dir === 'desc';
+  };
 
   type TicketsExpressions = ExpressionBuilder<DB & { t: TicketsTable }, 't'>;
 
@@ -165,23 +188,31 @@ export function createTicketsRepository(database: Database) {
   }
 
   /**
+   * The search as the indexes will read it. On SQLite each word becomes the whole
+   * indexed words it starts; a word that starts none leaves only the ticket number
+   * (or nothing) to find. Pending index rows are written first (syncTicketIndex).
+   */
+  async function resolvedSearch(search: TicketSearch): Promise<TicketSearch> {
+    if (search.kind !== 'words' || database.dialect !== 'sqlite') return search;
+    await syncTicketIndex(db, database.dialect);
+    const terms = await Promise.all(search.words.map(async (word) => ({ word, terms: await wordsStartingWith(word) })));
+    if (terms.some((w) => w.terms?.length === 0)) {
+      return search.id === null ? { kind: 'words', words: [], id: null } : { kind: 'id', id: search.id };
+    }
+    return { ...search, terms };
+  }
+
+  /**
    * SQLite: the FTS5 index answers the whole search, its scope and stage included
    * (they are tokens of the `attrs` column), in id order and without reading tickets.
    */
   async function sqliteSearch(
     filter: TicketFilter,
-    words: string[],
-    id: number | null,
+    search: Extract<TicketSearch, { kind: 'words' }>,
     limit: number,
     offset: number,
   ): Promise<Slice> {
-    await syncTicketIndex(db, database.dialect);
-    const expanded = await Promise.all(words.map(async (word) => ({ word, terms: await wordsStartingWith(word) })));
-    const isImpossible = expanded.some((w) => w.terms?.length === 0);
-    if (isImpossible && id === null) return { ids: [], total: 0, isLowerBound: false };
-    const byId = `{attrs} : ${ATTR.id}${id}`;
-    const parts = [isImpossible ? byId : `{body} : (${fts5Words(expanded)})`];
-    if (id !== null && !isImpossible) parts[0] = `(${parts[0]} OR ${byId})`;
+    const parts = [fts5Body(search)];
     const { scope } = filter;
     if (scope.kind === 'mine') {
       parts.push(`{attrs} : (${ATTR.createdBy}${scope.userId} OR ${ATTR.assignee}${scope.userId})`);
@@ -289,7 +320,7 @@ export function createTicketsRepository(database: Database) {
     if (search.kind === 'id') return idSearch(filter, search.id, limit, offset);
     if (search.kind === 'none') throw new Error('searchedSlice needs a search');
     return database.dialect === 'sqlite'
-      ? sqliteSearch(filter, search.words, search.id, limit, offset)
+      ? sqliteSearch(filter, search, limit, offset)
       : postgresSearch(filter, search.words, search.id, limit, offset);
   }
 
@@ -362,30 +393,108 @@ export function createTicketsRepository(database: Database) {
     assigned_to: r.user_assigned_id === null ? null : { id: r.user_assigned_id, name: r.assignee_name ?? '' },
   });
 
+  /**
+   * The names a ticket row refers to, for the export: the catalogues are read once
+   * (they are small), users as they first appear. Reading them beside each row by
+   * subquery, as the pages do, costs more than the rows themselves at export volumes.
+   */
+  async function namesForExport() {
+    const namesOf = async (table: 'priority_types' | 'projects' | 'areas' | 'categories' | 'difficulties') =>
+      new Map((await db.selectFrom(table).select(['id', 'name']).execute()).map((r) => [r.id, r.name]));
+    const [priorities, projects, areas, categories, difficulties, statuses] = await Promise.all([
+      namesOf('priority_types'),
+      namesOf('projects'),
+      namesOf('areas'),
+      namesOf('categories'),
+      namesOf('difficulties'),
+      db.selectFrom('ticket_statuses').select(['id', 'name', 'stage']).execute(),
+    ]);
+    const statusOf = new Map(statuses.map((s) => [s.id, { name: s.name, stage: s.stage as TicketStage }]));
+    const users = new Map<number, string>();
+    return {
+      async loadUsers(ids: number[]) {
+        const missing = [...new Set(ids)].filter((id) => !users.has(id));
+        if (missing.length === 0) return;
+        const rows = await db
+          .selectFrom('users as u')
+          .select(['u.id', sql<string>`u.name || ' ' || u.last_name`.as('full_name')])
+          .where('u.id', 'in', missing)
+          .execute();
+        for (const r of rows) users.set(r.id, r.full_name);
+      },
+      toTicket: (r: Selectable<TicketsTable>): TTicket => ({
+        id: r.id,
+        name: r.name,
+        description: r.description,
+        area_id: r.area_id,
+        project_id: r.project_id,
+        category_id: r.category_id,
+        priority_type_id: r.priority_type_id,
+        difficulty_id: r.difficulty_id,
+        status_id: r.status_id,
+        created_by: r.created_by,
+        user_assigned_id: r.user_assigned_id,
+        created_at: r.created_at,
+        updated_at: r.updated_at,
+        priorities: { name: priorities.get(r.priority_type_id) ?? '' },
+        status_tickets: statusOf.get(r.status_id) ?? { name: '', stage: r.stage },
+        projects: { name: projects.get(r.project_id) ?? '' },
+        areas: { name: areas.get(r.area_id) ?? '' },
+        categories: { name: categories.get(r.category_id) ?? '' },
+        difficulties: { name: difficulties.get(r.difficulty_id) ?? '' },
+        users: { id: r.created_by, name: users.get(r.created_by) ?? '' },
+        assigned_to:
+          r.user_assigned_id === null ? null : { id: r.user_assigned_id, name: users.get(r.user_assigned_id) ?? '' },
+      }),
+    };
+  }
+
+  /** The tickets of these ids with their details, in the order of the ids. */
+  async function detailsOf(ids: number[]): Promise<TTicket[]> {
+    if (ids.length === 0) return [];
+    const rows = await withDetails(fromTickets(db)).where('t.id', 'in', ids).execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [toTicket(row)] : [];
+    });
+  }
+
   return {
     /**
      * One page, newest first, in two steps: the page's ids (and its total), then
      * the details of those ids only. Without a search the total comes from the
      * counters; with one it is counted up to TICKET_COUNT_CAP and then flagged
-     * as a lower bound (ARCHITECTURE.md, "Tickets at scale").
+     * as a lower bound (ARCHITECTURE.md, "Tickets at scale"). Filters and sorts
+     * other than newest first: ticket-list-query.ts.
      */
     async list(filter: TicketFilter, { page, per_page }: Pick<TTicketListQuery, 'page' | 'per_page'>) {
       const offset = (page - 1) * per_page;
-      const search = parseTicketSearch(filter.search);
-      const slice: Slice =
-        search.kind === 'none'
+      const search = await resolvedSearch(parseTicketSearch(filter.search));
+      const slice: Slice = !isPlain(filter)
+        ? await listQueries.slice(specOf(filter, search), per_page, offset, () => countedTotal(filter))
+        : search.kind === 'none'
           ? {
               ids: await unsearchedIds(filter, per_page, offset),
               total: await countedTotal(filter),
               isLowerBound: false,
             }
           : await searchedSlice(filter, search, per_page, offset);
-      const rows =
-        slice.ids.length === 0
-          ? []
-          : await withDetails(fromTickets(db)).where('t.id', 'in', slice.ids).orderBy('t.id', 'desc').execute();
+      const data = await detailsOf(slice.ids);
       const meta = pageMeta(slice.total, { page, per_page });
-      return { data: rows.map(toTicket), meta: slice.isLowerBound ? { ...meta, total_is_lower_bound: true } : meta };
+      return { data, meta: slice.isLowerBound ? { ...meta, total_is_lower_bound: true } : meta };
+    },
+
+    /** Every ticket of the list with its details, in its order, in batches of `size` (the CSV export). */
+    async *exportBatches(filter: TicketFilter, size: number): AsyncGenerator<TTicket[]> {
+      const names = await namesForExport();
+      const search = await resolvedSearch(parseTicketSearch(filter.search));
+      for await (const rows of listQueries.batches(specOf(filter, search), size)) {
+        await names.loadUsers(
+          rows.flatMap((r) => (r.user_assigned_id === null ? [r.created_by] : [r.created_by, r.user_assigned_id])),
+        );
+        yield rows.map(names.toTicket);
+      }
     },
 
     async findById(id: number, trx: Kysely<DB> = db): Promise<TTicket | undefined> {
@@ -402,24 +511,22 @@ export function createTicketsRepository(database: Database) {
         .executeTakeFirst();
     },
 
-    async insert(values: TicketValues, createdBy: number): Promise<number> {
+    async insert(values: TicketValues, createdBy: number, trx: Kysely<DB> = db): Promise<number> {
       const now = nowIso();
-      return db.transaction().execute(async (trx) => {
-        const row = await trx
-          .insertInto('tickets')
-          .values({
-            ...values,
-            stage: stageOfStatus(values.status_id),
-            created_by: createdBy,
-            user_assigned_id: null,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await syncTicketIndex(trx, database.dialect);
-        return row.id;
-      });
+      const row = await trx
+        .insertInto('tickets')
+        .values({
+          ...values,
+          stage: stageOfStatus(values.status_id),
+          created_by: createdBy,
+          user_assigned_id: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await syncTicketIndex(trx, database.dialect);
+      return row.id;
     },
 
     async update(id: number, values: TicketValues, trx: Kysely<DB> = db): Promise<void> {
@@ -486,7 +593,7 @@ export function createTicketsRepository(database: Database) {
     },
 
     /** Active users a ticket can be assigned to, by name, paginated. */
-    async assignableUsers({ search, ...paging }: TTicketListQuery) {
+    async assignableUsers({ search, ...paging }: TAssignableUsersQuery) {
       let q = activeUsers(db).where('r.status_id', '=', RECORD_STATUS.active);
       if (search) {
         const pattern = likePattern(search);
@@ -498,6 +605,17 @@ export function createTicketsRepository(database: Database) {
       const count = await countRows(q);
       const rows = await selectUserSummary(q).$call(paginate(paging)).execute();
       return { data: rows.map(toUserSummary), meta: pageMeta(count, paging) };
+    },
+
+    /** A user's full name as the lists show it, for the timeline. */
+    async userName(id: number | null, trx: Kysely<DB> = db): Promise<string | null> {
+      if (id === null) return null;
+      const row = await trx
+        .selectFrom('users as u')
+        .select(sql<string>`u.name || ' ' || u.last_name`.as('full_name'))
+        .where('u.id', '=', id)
+        .executeTakeFirst();
+      return row?.full_name ?? null;
     },
 
     findActiveUser(id: number, trx: Kysely<DB> = db) {

@@ -4,7 +4,10 @@ import {
   ZAssignParams,
   ZAssignResponse,
   ZAssignableUsersPage,
+  ZAssignableUsersQuery,
   ZErrorResponse,
+  ZTicketDetailResponse,
+  ZTicketExportQuery,
   ZIdParam,
   ZLastTickets,
   ZTicketListQuery,
@@ -13,6 +16,8 @@ import {
   ZTicketWrite,
 } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Readable } from 'node:stream';
+import { z } from 'zod';
 import { currentUser } from '../../plugins/access.ts';
 import type { Services } from '../../services.ts';
 
@@ -36,7 +41,7 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
         response: { 200: ZTicketPage, ...errors },
       },
     },
-    async (request) => ({ status: true as const, ...(await tickets.listMine(currentUser(request), request.body)) }),
+    async (request) => ({ status: true as const, ...(await tickets.list(currentUser(request), 'mine', request.body)) }),
   );
 
   app.post(
@@ -50,7 +55,10 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
         response: { 200: ZTicketPage, ...errors },
       },
     },
-    async (request) => ({ status: true as const, ...(await tickets.listGeneral(request.body)) }),
+    async (request) => ({
+      status: true as const,
+      ...(await tickets.list(currentUser(request), 'general', request.body)),
+    }),
   );
 
   for (const history of ['current', 'old'] as const) {
@@ -74,7 +82,7 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
       },
       async (request) => ({
         status: true as const,
-        ...(await tickets.listHistory(currentUser(request), history, request.body)),
+        ...(await tickets.list(currentUser(request), history, request.body)),
       }),
     );
   }
@@ -141,11 +149,63 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
       schema: {
         tags,
         summary: 'Usuarios activos a los que se puede asignar un ticket (modal Asignar)',
-        body: ZTicketListQuery,
+        body: ZAssignableUsersQuery,
         response: { 200: ZAssignableUsersPage, ...errors },
       },
     },
     async (request) => ({ status: true as const, ...(await tickets.assignableUsers(request.body)) }),
+  );
+
+  app.post(
+    '/tickets/export',
+    {
+      config: {
+        access: {
+          anyOf: [SECTIONS.tickets, SECTIONS.generalTickets, SECTIONS.currentTickets, SECTIONS.oldTickets].map(
+            (section) => ({ section, flag: 'r' as const }),
+          ),
+        },
+      },
+      schema: {
+        tags,
+        summary: 'Exporta a CSV la lista indicada con su búsqueda, filtros y orden (todas sus páginas)',
+        description:
+          'text/csv; charset=utf-8 con BOM, encabezados en español, comillas RFC 4180 y celdas que empiezan con = + - @ neutralizadas. Se envía fila a fila. Requiere r en la sección de la lista.',
+        body: ZTicketExportQuery,
+        response: { 200: z.string().describe('CSV'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const chunks = await tickets.export(currentUser(request), request.body);
+      const stamp = new Date().toISOString().slice(0, 10);
+      return (
+        reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="tickets-${request.body.list}-${stamp}.csv"`)
+          .header('cache-control', 'no-store')
+          // A stream bypasses the response serializer; the schema documents the body only.
+          .send(Readable.from(chunks) as unknown as string)
+      );
+    },
+  );
+
+  app.get(
+    '/tickets/:id',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags,
+        summary: 'Un ticket con su historial de cambios (línea de tiempo) y lo que el usuario puede hacer en él',
+        description:
+          'La misma regla de visibilidad que las listas: 403 si el usuario no puede verlo, 404 si no existe.',
+        params: ZIdParam,
+        response: { 200: ZTicketDetailResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      status: true as const,
+      data: await tickets.detail(currentUser(request), request.params.id),
+    }),
   );
 
   app.get(

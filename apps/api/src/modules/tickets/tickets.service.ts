@@ -1,26 +1,60 @@
-import { MSG, NOTIFICATION_TEXT, SECTIONS, TICKET_MSG, type TTicket, type TTicketListQuery } from '@portal/contract';
+import {
+  MSG,
+  NOTIFICATION_TEXT,
+  SECTIONS,
+  TICKET_FIELD_LABELS,
+  TICKET_MSG,
+  type TAssignableUsersQuery,
+  type TicketListKind,
+  type TTicket,
+  type TTicketDetail,
+  type TTicketFilters,
+  type TTicketListQuery,
+  type TTicketSort,
+} from '@portal/contract';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { AuditRepository } from '../audit/audit.repository.ts';
+import type { DB } from '../../db/schema.ts';
 import { HttpError, forbidden, notFound, validationFailed, type FieldErrors } from '../../lib/http-error.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { PermissionsRepository } from '../permissions/permissions.repository.ts';
 import type { AuthUserRow } from '../users/users.repository.ts';
+import { csvHeader, ticketCsvLine } from './ticket-csv.ts';
+import type { NewTicketEvent, TicketEventsRepository } from './ticket-events.repository.ts';
 import type { TicketFilter, TicketValues, TicketsRepository } from './tickets.repository.ts';
 
 interface Deps {
   database: Database;
   tickets: TicketsRepository;
+  events: TicketEventsRepository;
   permissions: PermissionsRepository;
-  notifications: Pick<NotificationsService, 'create' | 'notify'>;
+  notifications: Pick<NotificationsService, 'create' | 'notify' | 'ticketChanged'>;
   audit: AuditRepository;
 }
 
-type Actor = Pick<AuthUserRow, 'id' | 'role_id'>;
+type Actor = Pick<AuthUserRow, 'id' | 'role_id'> & Partial<Pick<AuthUserRow, 'is_supervisor'>>;
 
-const isInvolved = (actor: Actor, ticket: { created_by: number; user_assigned_id: number | null }) =>
+type Involvement = { created_by: number; user_assigned_id: number | null };
+
+const isInvolved = (actor: Actor, ticket: Involvement) =>
   ticket.created_by === actor.id || ticket.user_assigned_id === actor.id;
 
-export function createTicketsService({ database, tickets, permissions, notifications, audit }: Deps) {
+/** How many tickets the export reads (and writes) at a time. */
+export const EXPORT_BATCH = 1_000;
+
+/** The edited fields of the timeline and how each reads on a ticket (names, not ids). */
+const editedFields: [keyof typeof TICKET_FIELD_LABELS, (t: TTicket) => string][] = [
+  ['name', (t) => t.name],
+  ['description', (t) => t.description],
+  ['area_id', (t) => t.areas.name],
+  ['project_id', (t) => t.projects.name],
+  ['category_id', (t) => t.categories.name],
+  ['priority_type_id', (t) => t.priorities.name],
+  ['difficulty_id', (t) => t.difficulties.name],
+];
+
+export function createTicketsService({ database, tickets, events, permissions, notifications, audit }: Deps) {
   const can = (actor: Actor, section: string, flag: 'r' | 'w' | 'u' | 'd') =>
     permissions.hasFlag(actor.role_id, section, flag);
 
@@ -28,13 +62,19 @@ export function createTicketsService({ database, tickets, permissions, notificat
    * Tickets Generales grants the flag on every ticket; Mis Tickets only on the
    * tickets the caller created or is assigned to.
    */
-  async function mayActOn(
-    actor: Actor,
-    ticket: { created_by: number; user_assigned_id: number | null },
-    flag: 'w' | 'u',
-  ): Promise<boolean> {
+  async function mayActOn(actor: Actor, ticket: Involvement, flag: 'w' | 'u'): Promise<boolean> {
     if (await can(actor, SECTIONS.generalTickets, flag)) return true;
     return isInvolved(actor, ticket) && (await can(actor, SECTIONS.tickets, flag));
+  }
+
+  /** The lists' rule: every ticket with Tickets Generales, otherwise the caller's own in any list they may read. */
+  async function maySee(actor: Actor, ticket: Involvement): Promise<boolean> {
+    if (await can(actor, SECTIONS.generalTickets, 'r')) return true;
+    if (!isInvolved(actor, ticket)) return false;
+    for (const section of [SECTIONS.tickets, SECTIONS.currentTickets, SECTIONS.oldTickets]) {
+      if (await can(actor, section, 'r')) return true;
+    }
+    return false;
   }
 
   async function checkReferences(values: TicketValues, current?: TicketValues): Promise<void> {
@@ -50,28 +90,102 @@ export function createTicketsService({ database, tickets, permissions, notificat
     if (Object.keys(errors).length > 0) throw validationFailed(errors);
   }
 
-  async function load(id: number): Promise<TTicket> {
-    const ticket = await tickets.findById(id);
+  async function load(id: number, trx?: Kysely<DB>): Promise<TTicket> {
+    const ticket = await tickets.findById(id, trx);
     if (!ticket) throw notFound(TICKET_MSG.notFound);
     return ticket;
   }
 
+  /** Live lists: those who may see the ticket hear of the change once `trx` commits. */
+  const announce = (ticket: Involvement & { id: number }, trx: Kysely<DB>, previousAssignee?: number | null) =>
+    notifications.ticketChanged(
+      {
+        ticketId: ticket.id,
+        userIds: [
+          ...new Set(
+            [ticket.created_by, ticket.user_assigned_id, previousAssignee].filter(
+              (u): u is number => typeof u === 'number',
+            ),
+          ),
+        ],
+      },
+      trx,
+    );
+
+  /** The list a body asks for, with its scope as the caller may see it. */
+  async function filterOf(
+    actor: Actor,
+    list: TicketListKind,
+    query: { search: string; filters: TTicketFilters; sort: TTicketSort },
+  ): Promise<TicketFilter> {
+    const { search, filters, sort } = query;
+    if (list === 'mine') return { scope: { kind: 'mine', userId: actor.id }, search, filters, sort };
+    if (list === 'general') return { scope: { kind: 'all' }, search, filters, sort };
+    // History shows every ticket to those who may see Tickets Generales, otherwise the caller's own.
+    const seesAll = await can(actor, SECTIONS.generalTickets, 'r');
+    return {
+      scope: seesAll ? { kind: 'all' } : { kind: 'mine', userId: actor.id },
+      search,
+      history: list,
+      filters,
+      sort,
+    };
+  }
+
+  /** The section whose `r` a list needs (the route's access rule, checked again for the export). */
+  const listSection: Record<TicketListKind, string> = {
+    mine: SECTIONS.tickets,
+    general: SECTIONS.generalTickets,
+    current: SECTIONS.currentTickets,
+    old: SECTIONS.oldTickets,
+  };
+
   return {
-    listMine: (actor: Actor, query: TTicketListQuery) =>
-      tickets.list({ scope: { kind: 'mine', userId: actor.id }, search: query.search }, query),
+    list: async (actor: Actor, list: TicketListKind, query: TTicketListQuery) =>
+      tickets.list(await filterOf(actor, list, query), query),
 
-    listGeneral: (query: TTicketListQuery) => tickets.list({ scope: { kind: 'all' }, search: query.search }, query),
+    /** The ticket's page: the ticket, its timeline and what the caller may do (403 if the lists would not show it). */
+    async detail(actor: Actor, id: number): Promise<TTicketDetail> {
+      const ticket = await load(id);
+      if (!(await maySee(actor, ticket))) throw forbidden(TICKET_MSG.cannotSee);
+      const [timeline, update, assign, reassign] = await Promise.all([
+        events.listOf(id),
+        mayActOn(actor, ticket, 'u'),
+        ticket.user_assigned_id === null ? mayActOn(actor, ticket, 'w') : Promise.resolve(false),
+        ticket.user_assigned_id === null ? Promise.resolve(false) : mayActOn(actor, ticket, 'u'),
+      ]);
+      const activities =
+        ticket.user_assigned_id === actor.id ? 'register' : Number(actor.is_supervisor) === 1 ? 'view' : 'denied';
+      return { ...ticket, events: timeline, can: { update, assign, reassign, activities } };
+    },
 
-    /** History shows every ticket to those who may see Tickets Generales, otherwise the caller's own. */
-    async listHistory(actor: Actor, history: NonNullable<TicketFilter['history']>, query: TTicketListQuery) {
-      const seesAll = await can(actor, SECTIONS.generalTickets, 'r');
-      const scope: TicketFilter['scope'] = seesAll ? { kind: 'all' } : { kind: 'mine', userId: actor.id };
-      return tickets.list({ scope, search: query.search, history }, query);
+    /**
+     * The CSV export of a list (with its search, filters and sort), as text chunks:
+     * the header, then the rows read EXPORT_BATCH at a time by keyset, so neither the
+     * rows nor the CSV are ever held whole. 403 without `r` on the list's section.
+     */
+    async export(
+      actor: Actor,
+      query: { list: TicketListKind; search: string; filters: TTicketFilters; sort: TTicketSort },
+    ): Promise<AsyncGenerator<string>> {
+      if (!(await can(actor, listSection[query.list], 'r'))) throw forbidden(MSG.forbidden);
+      const filter = await filterOf(actor, query.list, query);
+      return (async function* csv() {
+        yield csvHeader();
+        for await (const batch of tickets.exportBatches(filter, EXPORT_BATCH)) {
+          yield batch.map(ticketCsvLine).join('');
+        }
+      })();
     },
 
     async create(actor: Actor, values: TicketValues): Promise<TTicket> {
       await checkReferences(values);
-      const id = await tickets.insert(values, actor.id);
+      const id = await database.db.transaction().execute(async (trx) => {
+        const newId = await tickets.insert(values, actor.id, trx);
+        await events.record([{ ticketId: newId, userId: actor.id, kind: 'created' }], trx);
+        await announce({ id: newId, created_by: actor.id, user_assigned_id: null }, trx);
+        return newId;
+      });
       return load(id);
     },
 
@@ -81,7 +195,30 @@ export function createTicketsService({ database, tickets, permissions, notificat
       await checkReferences(values, current);
       await database.db.transaction().execute(async (trx) => {
         await tickets.update(id, values, trx);
-        if (current.status_id !== values.status_id) {
+        const updated = await load(id, trx);
+        const changes: NewTicketEvent[] = editedFields.flatMap(([field, read]) =>
+          read(current) === read(updated) && current[field] === updated[field]
+            ? []
+            : [
+                {
+                  ticketId: id,
+                  userId: actor.id,
+                  kind: 'edited' as const,
+                  field,
+                  from: read(current),
+                  to: read(updated),
+                },
+              ],
+        );
+        if (current.status_id !== updated.status_id) {
+          changes.push({
+            ticketId: id,
+            userId: actor.id,
+            kind: 'status_changed',
+            field: 'status_id',
+            from: current.status_tickets.name,
+            to: updated.status_tickets.name,
+          });
           await notifications.notify(
             {
               recipientId: current.created_by,
@@ -92,6 +229,8 @@ export function createTicketsService({ database, tickets, permissions, notificat
             trx,
           );
         }
+        await events.record(changes, trx);
+        await announce(updated, trx);
       });
       return load(id);
     },
@@ -113,7 +252,20 @@ export function createTicketsService({ database, tickets, permissions, notificat
       }
       await database.db.transaction().execute(async (trx) => {
         const isAssigned = await tickets.assign(id, assigneeId, ticket.user_assigned_id, trx);
-        if (!isAssigned) throw new HttpError(409, 'El ticket cambió mientras lo asignabas. Inténtalo de nuevo.');
+        if (!isAssigned) throw new HttpError(409, TICKET_MSG.changedMeanwhile);
+        await events.record(
+          [
+            {
+              ticketId: id,
+              userId: actor.id,
+              kind: 'assigned',
+              field: 'user_assigned_id',
+              from: await tickets.userName(ticket.user_assigned_id, trx),
+              to: await tickets.userName(assigneeId, trx),
+            },
+          ],
+          trx,
+        );
         if (assigneeId !== actor.id) {
           await notifications.create(
             {
@@ -126,6 +278,7 @@ export function createTicketsService({ database, tickets, permissions, notificat
             trx,
           );
         }
+        await announce({ ...ticket, user_assigned_id: assigneeId }, trx, ticket.user_assigned_id);
       });
       await audit.record({
         event: ticket.user_assigned_id === null ? 'ticket.assigned' : 'ticket.reassigned',
@@ -138,7 +291,7 @@ export function createTicketsService({ database, tickets, permissions, notificat
 
     lastThree: (actor: Actor) => tickets.lastOf(actor.id, 3),
 
-    assignableUsers: (query: TTicketListQuery) => tickets.assignableUsers(query),
+    assignableUsers: (query: TAssignableUsersQuery) => tickets.assignableUsers(query),
   };
 }
 export type TicketsService = ReturnType<typeof createTicketsService>;

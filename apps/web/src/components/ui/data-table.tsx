@@ -1,4 +1,5 @@
-import { Skeleton, Table } from '@mantine/core';
+import { Group, Skeleton, Table, UnstyledButton, type MantineBreakpoint } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import type { Key, ReactNode } from 'react';
 import { EmptyState } from './empty-state.tsx';
 import { LoadErrorNotice } from './load-error-notice.tsx';
@@ -13,6 +14,41 @@ export interface DataColumn<R> {
   render: (row: R) => ReactNode;
   width?: number;
   align?: 'center';
+  /** The column sorts the list by this key when its header is clicked (see `sort`, `onSort`). */
+  sortKey?: string;
+  /** Shown only from this breakpoint up: less important columns collapse on narrow screens. */
+  visibleFrom?: MantineBreakpoint;
+}
+
+/** The list's current order, for sortable headers. */
+export interface TableSort {
+  by: string;
+  dir: 'asc' | 'desc';
+}
+
+function SortableHeader({
+  column,
+  sort,
+  onSort,
+}: {
+  column: DataColumn<unknown>;
+  sort: TableSort;
+  onSort: (key: string) => void;
+}) {
+  const isActive = sort.by === column.sortKey;
+  const Icon = !isActive ? IconArrowsSort : sort.dir === 'asc' ? IconArrowUp : IconArrowDown;
+  return (
+    <UnstyledButton
+      onClick={() => onSort(column.sortKey!)}
+      title={`Ordenar por ${column.header}`}
+      style={{ font: 'inherit', fontWeight: 'inherit' }}
+    >
+      <Group gap={4} wrap="nowrap">
+        {column.header}
+        <Icon size={14} stroke={1.8} opacity={isActive ? 1 : 0.45} aria-hidden />
+      </Group>
+    </UnstyledButton>
+  );
 }
 
 interface DataTableProps<R> {
@@ -31,6 +67,9 @@ interface DataTableProps<R> {
   /** A load failure, shown above the table as the fixed notice of SPEC §8. */
   error?: Error | null;
   onRetry?: () => void;
+  /** The current order and what a click on a sortable header does. */
+  sort?: TableSort;
+  onSort?: (key: string) => void;
 }
 
 /**
@@ -50,6 +89,8 @@ export function DataTable<R>({
   emptyHint,
   error = null,
   onRetry,
+  sort,
+  onSort,
 }: DataTableProps<R>) {
   return (
     <>
@@ -66,8 +107,24 @@ export function DataTable<R>({
           <Table.Thead>
             <Table.Tr>
               {columns.map((column) => (
-                <Table.Th key={column.header} w={column.width} ta={column.align}>
-                  {column.header}
+                <Table.Th
+                  key={column.header}
+                  w={column.width}
+                  ta={column.align}
+                  visibleFrom={column.visibleFrom}
+                  aria-sort={
+                    column.sortKey && sort?.by === column.sortKey
+                      ? sort.dir === 'asc'
+                        ? 'ascending'
+                        : 'descending'
+                      : undefined
+                  }
+                >
+                  {column.sortKey && sort && onSort ? (
+                    <SortableHeader column={column as DataColumn<unknown>} sort={sort} onSort={onSort} />
+                  ) : (
+                    column.header
+                  )}
                 </Table.Th>
               ))}
             </Table.Tr>
@@ -77,7 +134,7 @@ export function DataTable<R>({
               Array.from({ length: skeletonRows }, (_, i) => (
                 <Table.Tr key={i} data-testid="skeleton-row">
                   {columns.map((column) => (
-                    <Table.Td key={column.header}>
+                    <Table.Td key={column.header} visibleFrom={column.visibleFrom}>
                       <Skeleton height={14} radius="sm" />
                     </Table.Td>
                   ))}
@@ -93,7 +150,7 @@ export function DataTable<R>({
               rows.map((row) => (
                 <Table.Tr key={rowKey(row)}>
                   {columns.map((column) => (
-                    <Table.Td key={column.header} ta={column.align}>
+                    <Table.Td key={column.header} ta={column.align} visibleFrom={column.visibleFrom}>
                       {column.render(row)}
                     </Table.Td>
                   ))}

@@ -91,6 +91,7 @@ function SignedInBell({ userId }: { userId: number }) {
               onHistoryChange={setHistory}
               onRemove={(id) => void center.remove(id)}
               onRemoveAll={center.removeAll}
+              onOpen={() => setOpen(false)}
             />
           </Popover.Dropdown>
         </Popover>

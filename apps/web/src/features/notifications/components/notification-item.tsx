@@ -1,6 +1,8 @@
-import { Box, CloseButton, Group, Text } from '@mantine/core';
+import { Anchor, Box, CloseButton, Group, Text } from '@mantine/core';
 import type { TNotification } from '@portal/contract';
 import { useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { ticketPath } from '@/config/paths.ts';
 import { formatFullDate, formatWhen, SWIPE_REMOVE_PX } from '../notifications-state.ts';
 import classes from './notifications.module.css';
 
@@ -8,6 +10,8 @@ interface NotificationItemProps {
   notification: TNotification;
   /** Present in the tray; the history is read-only (SPEC §4: not swipeable). */
   onRemove?: () => void;
+  /** Called when the notification is opened (its ticket's page), e.g. to close the tray. */
+  onOpen?: () => void;
 }
 
 /**
@@ -15,7 +19,10 @@ interface NotificationItemProps {
  * removes it; the close button (and the Delete key) do the same for keyboard
  * and screen-reader users.
  */
-export function NotificationItem({ notification, onRemove }: NotificationItemProps) {
+export function NotificationItem({ notification, onRemove, onOpen }: NotificationItemProps) {
+  const navigate = useNavigate();
+  const href = notification.ticket_id === null ? null : ticketPath(notification.ticket_id);
+  const moved = useRef(false);
   const [offset, setOffset] = useState(0);
   const [isDragging, setDragging] = useState(false);
   const startX = useRef<number | null>(null);
@@ -25,10 +32,12 @@ export function NotificationItem({ notification, onRemove }: NotificationItemPro
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
     if (!onRemove || event.button !== 0 || (event.target as HTMLElement).closest('button')) return;
     startX.current = event.clientX;
+    moved.current = false;
   };
   const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
     if (startX.current === null) return;
     const dx = Math.min(0, event.clientX - startX.current);
+    if (dx < -4) moved.current = true;
     if (!isDragging && dx < -4) {
       setDragging(true);
       event.currentTarget.setPointerCapture?.(event.pointerId);
@@ -63,21 +72,34 @@ export function NotificationItem({ notification, onRemove }: NotificationItemPro
         className={classes.swipe}
         data-swipeable={onRemove ? true : undefined}
         data-dragging={isDragging || undefined}
-        style={{
-          transform: offset ? `translateX(${offset}px)` : undefined,
-          opacity: Math.max(0.35, 1 + offset / 300),
-        }}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={() => finish(false)}
         onPointerCancel={() => finish(true)}
+        onClick={(event) => {
+          // A click (not the end of a swipe, not the close button) opens the ticket.
+          if (!href || moved.current || (event.target as HTMLElement).closest('button, a')) return;
+          onOpen?.();
+          void navigate(href);
+        }}
+        style={{
+          transform: offset ? `translateX(${offset}px)` : undefined,
+          opacity: Math.max(0.35, 1 + offset / 300),
+          cursor: href ? 'pointer' : undefined,
+        }}
       >
         <Group gap="xs" wrap="nowrap" align="flex-start">
           <span className={classes.dot} aria-hidden data-visible={isUnseen || undefined} />
           <Box style={{ flex: 1, minWidth: 0 }}>
             <Group justify="space-between" gap={6} wrap="nowrap">
               <Text size="sm" fw={isUnseen ? 650 : 500} lineClamp={1}>
-                {notification.title}
+                {href ? (
+                  <Anchor component={Link} to={href} inherit c="inherit" onClick={() => onOpen?.()}>
+                    {notification.title}
+                  </Anchor>
+                ) : (
+                  notification.title
+                )}
               </Text>
               <Text size="xs" c="gray.7" title={formatFullDate(notification.timestamp)} style={{ flexShrink: 0 }}>
                 {formatWhen(notification.timestamp)}

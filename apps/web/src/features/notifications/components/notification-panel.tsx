@@ -20,6 +20,8 @@ interface NotificationPanelProps {
   onHistoryChange: (isHistory: boolean) => void;
   onRemove: (id: number) => void;
   onRemoveAll: () => Promise<boolean>;
+  /** A notification was opened (its ticket's page): the tray closes. */
+  onOpen?: () => void;
 }
 
 function EmptyState({ text, icon: Icon }: { text: string; icon: typeof IconBellOff }) {
@@ -33,7 +35,7 @@ function EmptyState({ text, icon: Icon }: { text: string; icon: typeof IconBellO
   );
 }
 
-function HistoryList() {
+function HistoryList({ onOpen }: { onOpen?: () => void }) {
   const history = useInfiniteQuery({
     queryKey: historyQueryKey,
     queryFn: ({ pageParam }) => fetchNotificationHistory(pageParam),
@@ -58,7 +60,7 @@ function HistoryList() {
     <>
       <ul className={classes.list} aria-label="Historial de notificaciones">
         {items.map((n) => (
-          <NotificationItem key={n.id} notification={n} />
+          <NotificationItem key={n.id} notification={n} onOpen={onOpen} />
         ))}
       </ul>
       {history.hasNextPage && (
@@ -86,6 +88,7 @@ export function NotificationPanel({
   onHistoryChange,
   onRemove,
   onRemoveAll,
+  onOpen,
 }: NotificationPanelProps) {
   const [isRemovingAll, setRemovingAll] = useState(false);
   const listRef = useRef<HTMLUListElement>(null);
@@ -142,13 +145,13 @@ export function NotificationPanel({
 
       <ScrollArea.Autosize mah={LIST_MAX_HEIGHT} type="auto" data-testid="notification-scroll">
         {isHistory ? (
-          <HistoryList />
+          <HistoryList onOpen={onOpen} />
         ) : items.length === 0 ? (
           <EmptyState text={NOTIFICATION_TEXT.empty} icon={IconBellOff} />
         ) : (
           <ul className={classes.list} aria-label="Notificaciones sin leer" ref={listRef}>
             {items.map((n, index) => (
-              <NotificationItem key={n.id} notification={n} onRemove={() => remove(n.id, index)} />
+              <NotificationItem key={n.id} notification={n} onRemove={() => remove(n.id, index)} onOpen={onOpen} />
             ))}
           </ul>
         )}

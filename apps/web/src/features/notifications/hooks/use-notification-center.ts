@@ -1,5 +1,6 @@
 import { NOTIFICATION_TEXT, type TNotification } from '@portal/contract';
 import { notifications as toasts } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { notifyError, notifySuccess } from '@/lib/notify.ts';
 import {
@@ -25,6 +26,27 @@ import {
   type Transition,
 } from '../notifications-state.ts';
 import { useNotificationStream, type StreamStatus } from './use-notification-stream.ts';
+
+/** Ticket changes arriving together refresh the open ticket lists and pages once. */
+const TICKET_REFRESH_MS = 100;
+
+/**
+ * Live lists (issue 12): a ticket change pushed by the stream marks every ticket query
+ * (key prefix 'tickets': lists, pages) stale, so the open ones refetch in place, keeping
+ * their page, filters and any open form.
+ */
+function useTicketRefresh() {
+  const queryClient = useQueryClient();
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  return useCallback(() => {
+    if (timer.current !== undefined) return;
+    timer.current = window.setTimeout(() => {
+      timer.current = undefined;
+      void queryClient.invalidateQueries({ queryKey: ['tickets'] });
+    }, TICKET_REFRESH_MS);
+  }, [queryClient]);
+}
 
 /** More new ones than this at once are announced in one toast. */
 const MAX_SEPARATE_TOASTS = 3;
@@ -117,10 +139,12 @@ export function useNotificationCenter(userId: number): NotificationCenter {
     };
   }, [load, userId]);
 
+  const onTicketChanged = useTicketRefresh();
   const streamStatus = useNotificationStream({
     isEnabled: true,
     getSince: () => newestKnownId(stateRef.current),
     onNotification: (notification) => take(applyPushed(stateRef.current, notification)),
+    onTicketChanged,
   });
 
   const markViewed = useCallback(

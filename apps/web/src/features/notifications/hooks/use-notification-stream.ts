@@ -18,6 +18,8 @@ interface StreamOptions {
   /** The newest notification id the client holds, read at each (re)connection. */
   getSince: () => number;
   onNotification: (notification: TNotification) => void;
+  /** A ticket the user may see was created or changed (live lists, issue 12). */
+  onTicketChanged?: (ticketId: number) => void;
 }
 
 /**
@@ -26,11 +28,16 @@ interface StreamOptions {
  * server ends it, it reconnects by itself with backoff, and when the tab
  * becomes visible again.
  */
-export function useNotificationStream({ isEnabled, getSince, onNotification }: StreamOptions): StreamStatus {
+export function useNotificationStream({
+  isEnabled,
+  getSince,
+  onNotification,
+  onTicketChanged,
+}: StreamOptions): StreamStatus {
   const [status, setStatus] = useState<StreamStatus>('off');
-  const callbacks = useRef({ getSince, onNotification });
+  const callbacks = useRef({ getSince, onNotification, onTicketChanged });
   useEffect(() => {
-    callbacks.current = { getSince, onNotification };
+    callbacks.current = { getSince, onNotification, onTicketChanged };
   });
 
   useEffect(() => {
@@ -83,6 +90,14 @@ export function useNotificationStream({ isEnabled, getSince, onNotification }: S
           callbacks.current.onNotification(JSON.parse((event as MessageEvent<string>).data) as TNotification);
         } catch (error) {
           console.warn('notificación ilegible', error);
+        }
+      });
+      es.addEventListener(NOTIFICATION_STREAM_EVENTS.ticket, (event) => {
+        try {
+          const { id } = JSON.parse((event as MessageEvent<string>).data) as { id: number };
+          callbacks.current.onTicketChanged?.(id);
+        } catch (error) {
+          console.warn('evento de ticket ilegible', error);
         }
       });
       // The server closes on shutdown or when the token it was opened with ends: open a fresh one.

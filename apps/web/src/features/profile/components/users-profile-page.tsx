@@ -1,5 +1,6 @@
 import '@mantine/dropzone/styles.css';
 import {
+  Anchor,
   Alert,
   Badge,
   Button,
@@ -26,8 +27,10 @@ import {
 import { IconAlertTriangle, IconCheck, IconLock, IconPencil, IconPhotoUp, IconTicket } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { UserAvatar } from '@/components/ui/user-avatar.tsx';
+import { ticketPath } from '@/config/paths.ts';
 import { EmptyIllustration } from '@/components/ui/illustrations.tsx';
 import { isApiError } from '@/lib/api-client.ts';
 import { notifyError, notifySuccess, notifyWarning } from '@/lib/notify.ts';
@@ -467,9 +470,9 @@ function LastTicketsCard() {
           {rows.map((t) => (
             <Card key={t.id} withBorder radius="sm" padding="xs" role="listitem">
               <Group justify="space-between" gap="xs" wrap="nowrap">
-                <Text size="sm" fw={600}>
+                <Anchor component={Link} to={ticketPath(t.id)} size="sm" fw={600} aria-label={`Abrir ticket ${t.id}`}>
                   #{t.id}
-                </Text>
+                </Anchor>
                 <Group gap={4} wrap="nowrap">
                   <Badge size="sm" variant="light" color="orange" tt="none">
                     Prioridad: {t.priorities.name}

@@ -1,35 +1,58 @@
 import { Tabs, Text, Title } from '@mantine/core';
-import { DEFAULT_HISTORY_PAGE_SIZE, SECTIONS, TICKET_PAGE_SIZES } from '@portal/contract';
-import { useState } from 'react';
+import { DEFAULT_HISTORY_PAGE_SIZE, SECTIONS, TICKET_PAGE_SIZES, type TicketStage } from '@portal/contract';
+import { useSearchParams } from 'react-router';
 import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
 import { useSectionAccess } from '@/lib/permissions.ts';
 import type { TicketListKind } from '../api/tickets-api.ts';
+import { listUrlParams } from '../ticket-list-url.ts';
 import { formatDateTime, PriorityBadge } from './ticket-badges.tsx';
-import { TicketTable, type TicketColumn } from './ticket-table.tsx';
+import { TicketLink, TicketTable, type TicketColumn } from './ticket-table.tsx';
 
 /** SPEC §2: the columns of the history (TICKET, DESCRIPCION, FECHA, ESTATUS, PRIORIDAD, USUARIO, USUARIO_ASIGNADO). */
 const columns: TicketColumn[] = [
-  { header: 'TICKET', width: 80, render: (t) => <Text fw={600}>#{t.id}</Text> },
+  {
+    header: 'TICKET',
+    width: 90,
+    sortKey: 'id',
+    render: (t) => (
+      <Text fw={600}>
+        <TicketLink ticket={t}>#{t.id}</TicketLink>
+      </Text>
+    ),
+  },
   {
     header: 'DESCRIPCION',
+    sortKey: 'name',
     render: (t) => (
       <Text size="sm" lineClamp={2} maw={420}>
         <Text span fw={600} size="sm">
-          {t.name}
+          <TicketLink ticket={t}>{t.name}</TicketLink>
         </Text>
         {' · '}
         {t.description}
       </Text>
     ),
   },
-  { header: 'FECHA', width: 150, render: (t) => <Text size="sm">{formatDateTime(t.created_at)}</Text> },
+  {
+    header: 'FECHA',
+    width: 150,
+    sortKey: 'created',
+    visibleFrom: 'lg',
+    render: (t) => <Text size="sm">{formatDateTime(t.created_at)}</Text>,
+  },
   {
     header: 'ESTATUS',
     width: 130,
+    sortKey: 'status',
     render: (t) => <TicketStatusBadge name={t.status_tickets.name} stage={t.status_tickets.stage} />,
   },
-  { header: 'PRIORIDAD', width: 110, render: (t) => <PriorityBadge name={t.priorities.name} /> },
-  { header: 'USUARIO', width: 160, render: (t) => <Text size="sm">{t.users.name}</Text> },
+  {
+    header: 'PRIORIDAD',
+    width: 120,
+    sortKey: 'priority',
+    render: (t) => <PriorityBadge name={t.priorities.name} />,
+  },
+  { header: 'USUARIO', width: 160, visibleFrom: 'lg', render: (t) => <Text size="sm">{t.users.name}</Text> },
   {
     header: 'USUARIO_ASIGNADO',
     width: 170,
@@ -44,16 +67,34 @@ const columns: TicketColumn[] = [
   },
 ];
 
-const tabs: { value: TicketListKind; label: string; section: (typeof SECTIONS)[keyof typeof SECTIONS] }[] = [
-  { value: 'current', label: 'Tickets Actuales', section: SECTIONS.currentTickets },
-  { value: 'old', label: 'Tickets Antiguos', section: SECTIONS.oldTickets },
+const tabs: {
+  value: TicketListKind;
+  label: string;
+  section: (typeof SECTIONS)[keyof typeof SECTIONS];
+  stages: TicketStage[];
+}[] = [
+  { value: 'current', label: 'Tickets Actuales', section: SECTIONS.currentTickets, stages: ['open', 'started'] },
+  { value: 'old', label: 'Tickets Antiguos', section: SECTIONS.oldTickets, stages: ['closed'] },
 ];
 
 /** /record-tickets: the ticket history, one tab per section the role may read. */
 export default function RecordTicketsPage() {
   const { can } = useSectionAccess();
   const visible = tabs.filter((tab) => can(tab.section, 'r'));
-  const [active, setActive] = useState<string | null>(visible[0]?.value ?? null);
+  // The open tab is part of the URL with its search, filters and sort; another tab starts clean.
+  const [params, setParams] = useSearchParams();
+  const fromUrl = params.get('tab');
+  const active = visible.some((tab) => tab.value === fromUrl) ? fromUrl : (visible[0]?.value ?? null);
+  const setActive = (value: string | null) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const key of listUrlParams) next.delete(key);
+        if (value) next.set('tab', value);
+        return next;
+      },
+      { replace: true },
+    );
 
   return (
     <>
@@ -76,6 +117,8 @@ export default function RecordTicketsPage() {
               columns={columns}
               pageSizes={TICKET_PAGE_SIZES}
               defaultPageSize={DEFAULT_HISTORY_PAGE_SIZE}
+              minWidth={760}
+              stages={tab.stages}
             />
           </Tabs.Panel>
         ))}

@@ -1,4 +1,5 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type SectionName, type TTicket } from '@portal/contract';
 import { IconEye, IconListCheck, IconPencil, IconUserPlus, IconUserEdit } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -12,7 +13,7 @@ import { ActivitiesModal, activitiesModeOf, type ActivitiesMode } from './activi
 import { AssignModal } from './assign-modal.tsx';
 import { formatDate, formatDateTime, PriorityBadge } from './ticket-badges.tsx';
 import { TicketFormModal } from './ticket-form-modal.tsx';
-import { TicketTable, type TicketColumn } from './ticket-table.tsx';
+import { TicketLink, TicketTable, type TicketColumn } from './ticket-table.tsx';
 
 type Dialog =
   | { kind: 'create' }
@@ -30,15 +31,27 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
   const { canCreate, canUpdate } = useSectionFlags(section);
   const [dialog, setDialog] = useState<Dialog>(null);
   const user = session?.user;
+  // From 1200 px the table shows 'Creado'; from 1408 px also 'Proyecto' and 'Actualizado' (issue 12: fits 1366 px).
+  const isWide = useMediaQuery('(min-width: 75em)') ?? true;
 
   const columns: TicketColumn[] = [
-    { header: 'ID', width: 50, render: (t) => <Text c="dimmed">{t.id}</Text> },
+    {
+      header: 'ID',
+      width: 64,
+      sortKey: 'id',
+      render: (t) => (
+        <Text c="dimmed" size="sm">
+          <TicketLink ticket={t}>{t.id}</TicketLink>
+        </Text>
+      ),
+    },
     {
       header: 'Ticket',
+      sortKey: 'name',
       render: (t) => (
-        <Stack gap={0} miw={200} maw={340}>
+        <Stack gap={0} miw={180} maw={340}>
           <Text size="sm" fw={600} lineClamp={1} title={t.name}>
-            {t.name}
+            <TicketLink ticket={t}>{t.name}</TicketLink>
           </Text>
           <Text size="xs" c="dimmed" lineClamp={2}>
             {t.description}
@@ -46,16 +59,25 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
         </Stack>
       ),
     },
-    { header: 'Prioridad', width: 90, render: (t) => <PriorityBadge name={t.priorities.name} /> },
+    { header: 'Prioridad', width: 100, sortKey: 'priority', render: (t) => <PriorityBadge name={t.priorities.name} /> },
     {
       header: 'Estado',
       width: 130,
+      sortKey: 'status',
       render: (t) => <TicketStatusBadge name={t.status_tickets.name} stage={t.status_tickets.stage} />,
     },
-    { header: 'Proyecto', width: 130, render: (t) => <Text size="sm">{t.projects.name}</Text> },
+    {
+      header: 'Proyecto',
+      width: 130,
+      sortKey: 'project',
+      visibleFrom: 'xl',
+      render: (t) => <Text size="sm">{t.projects.name}</Text>,
+    },
     {
       header: 'Creado',
-      width: 140,
+      width: 130,
+      sortKey: 'created',
+      visibleFrom: 'lg',
       render: (t) => (
         <Stack gap={0}>
           <Text size="sm" title={formatDateTime(t.created_at)} style={{ whiteSpace: 'nowrap' }}>
@@ -69,7 +91,7 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
     },
     {
       header: 'Asignado a',
-      width: 170,
+      width: 160,
       render: (t) =>
         t.assigned_to ? (
           <Group gap={4} wrap="nowrap">
@@ -122,6 +144,17 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
       },
     },
   ];
+  columns.push({
+    header: 'Actualizado',
+    width: 120,
+    sortKey: 'updated',
+    visibleFrom: 'xl',
+    render: (t) => (
+      <Text size="sm" title={formatDateTime(t.updated_at)} style={{ whiteSpace: 'nowrap' }}>
+        {formatDate(t.updated_at)}
+      </Text>
+    ),
+  });
   if (canUpdate) {
     columns.push({
       header: 'Acciones',
@@ -148,7 +181,19 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
         columns={columns}
         pageSizes={PAGE_SIZES}
         defaultPageSize={DEFAULT_PAGE_SIZE}
-        minWidth={1060}
+        minWidth={isWide ? 960 : 760}
+        cardActions={
+          canUpdate
+            ? (t) => (
+                <IconAction
+                  label="Editar"
+                  ariaLabel={`Editar ticket ${t.id}`}
+                  icon={<IconPencil size={18} />}
+                  onClick={() => setDialog({ kind: 'edit', ticket: t })}
+                />
+              )
+            : undefined
+        }
       />
 
       {dialog?.kind === 'create' && <TicketFormModal onClose={() => setDialog(null)} />}

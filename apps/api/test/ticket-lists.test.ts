@@ -1,0 +1,279 @@
+import type { TTicketFiltersInput, TicketSortColumn } from '@portal/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, dialects, type TestApp } from './helper.ts';
+
+/** A ticket row as the recount reads it. */
+interface Row {
+  id: number;
+  name: string;
+  description: string;
+  stage: string;
+  status_id: number;
+  priority_type_id: number;
+  project_id: number;
+  area_id: number;
+  category_id: number;
+  difficulty_id: number;
+  created_by: number;
+  user_assigned_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const fold = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+
+describe.each(dialects)('ticket list filters and sorts on %s', (dialect) => {
+  let t: TestApp;
+  let admin: string;
+  let agente: string;
+  let agenteId: number;
+  let rows: Row[];
+  let nameRank: Map<number, number>;
+
+  const db = () => t.services.database.db;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    [admin, agente] = await Promise.all([t.login('admin'), t.login('agente')]);
+    agenteId = (await db().selectFrom('users').select('id').where('username', '=', 'agente').executeTakeFirstOrThrow())
+      .id;
+    rows = (await db()
+      .selectFrom('tickets')
+      .select([
+        'id',
+        'name',
+        'description',
+        'stage',
+        'status_id',
+        'priority_type_id',
+        'project_id',
+        'area_id',
+        'category_id',
+        'difficulty_id',
+        'created_by',
+        'user_assigned_id',
+        'created_at',
+        'updated_at',
+      ])
+      .execute()) as Row[];
+    // The database's own collation orders names; the recount takes its rank from a plain ORDER BY.
+    const byName = await db().selectFrom('tickets').select('id').orderBy('name').orderBy('id').execute();
+    nameRank = new Map(byName.map((r, i) => [r.id, i]));
+  });
+  afterAll(() => t?.close());
+
+  /** The recount: which rows a list with these filters shows, in the sort order. */
+  function recount(
+    list: 'mine' | 'general' | 'current' | 'old',
+    filters: TTicketFiltersInput,
+    sort: { by: TicketSortColumn; dir: 'asc' | 'desc' },
+    search = '',
+  ): number[] {
+    const words = fold(search)
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
+    const inDay = (iso: string, from?: string, to?: string) =>
+      (!from || iso >= `${from}T00:00:00.000Z`) &&
+      (!to || iso < new Date(Date.parse(`${to}T00:00:00.000Z`) + 86_400_000).toISOString());
+    const assignees =
+      filters.user_assigned_id === null ? [null] : (filters.user_assigned_id as (number | null)[] | undefined);
+    const pick = (values: (number | string)[] | undefined, v: number | string) => !values?.length || values.includes(v);
+    const matched = rows.filter(
+      (r) =>
+        (list !== 'mine' || r.created_by === agenteId || r.user_assigned_id === agenteId) &&
+        (list !== 'current' || r.stage !== 'closed') &&
+        (list !== 'old' || r.stage === 'closed') &&
+        pick(filters.stage, r.stage) &&
+        pick(filters.status_id as number[] | undefined, r.status_id) &&
+        pick(filters.priority_type_id as number[] | undefined, r.priority_type_id) &&
+        pick(filters.project_id as number[] | undefined, r.project_id) &&
+        pick(filters.area_id as number[] | undefined, r.area_id) &&
+        pick(filters.category_id as number[] | undefined, r.category_id) &&
+        pick(filters.difficulty_id as number[] | undefined, r.difficulty_id) &&
+        pick(filters.created_by as number[] | undefined, r.created_by) &&
+        (!assignees?.length || assignees.includes(r.user_assigned_id)) &&
+        inDay(r.created_at, filters.created_from, filters.created_to) &&
+        words.every((w) =>
+          fold(`${r.name} ${r.description}`)
+            .split(/[^\p{L}\p{N}]+/u)
+            .some((x) => x.startsWith(w)),
+        ),
+    );
+    const key = (r: Row): (number | string)[] => {
+      switch (sort.by) {
+        case 'name':
+          return [nameRank.get(r.id)!];
+        case 'priority':
+          return [r.priority_type_id, r.id];
+        case 'status':
+          return [r.status_id, r.id];
+        case 'project':
+          return [r.project_id, r.id];
+        case 'updated':
+          return [r.updated_at, r.id];
+        default:
+          return [r.id];
+      }
+    };
+    const sign = sort.dir === 'asc' ? 1 : -1;
+    return matched
+      .sort((a, b) => {
+        const [ka, kb] = [key(a), key(b)];
+        for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return (ka[i]! < kb[i]! ? -1 : 1) * sign;
+        return 0;
+      })
+      .map((r) => r.id);
+  }
+
+  const paths = {
+    mine: '/api/tickets',
+    general: '/api/general-tickets',
+    current: '/api/tickets/current',
+    old: '/api/tickets/old',
+  };
+
+  /** Every page of the list, through the API. */
+  async function listAll(
+    token: string,
+    list: keyof typeof paths,
+    body: Record<string, unknown>,
+  ): Promise<{ ids: number[]; total: number }> {
+    const ids: number[] = [];
+    let total = 0;
+    for (let page = 1; page < 50; page++) {
+      const res = await t.call(token, 'POST', paths[list], { ...body, page, per_page: 7 });
+      expect(res.statusCode, res.body).toBe(200);
+      const json = res.json();
+      total = json.meta.total;
+      ids.push(...json.data.map((x: { id: number }) => x.id));
+      if (page >= json.meta.last_page) break;
+    }
+    return { ids, total };
+  }
+
+  const sample = () => {
+    const sorted = [...rows].sort((a, b) => a.id - b.id);
+    const at = (i: number) => sorted[Math.floor(sorted.length * i)]!;
+    return {
+      priority: at(0.3).priority_type_id,
+      project: at(0.5).project_id,
+      area: at(0.2).area_id,
+      category: at(0.7).category_id,
+      difficulty: at(0.4).difficulty_id,
+      status: at(0.9).status_id,
+      creator: at(0.1).created_by,
+      assignee: rows.find((r) => r.user_assigned_id !== null)!.user_assigned_id!,
+      from: at(0.25).created_at.slice(0, 10),
+      to: at(0.6).created_at.slice(0, 10),
+    };
+  };
+
+  it('filters by each field, alone, against a recount (totals exact)', async () => {
+    const s = sample();
+    const cases: TTicketFiltersInput[] = [
+      { stage: ['started'] },
+      { status_id: [s.status] },
+      { priority_type_id: [s.priority, 1] },
+      { project_id: [s.project] },
+      { area_id: [s.area] },
+      { category_id: [s.category] },
+      { difficulty_id: [s.difficulty] },
+      { user_assigned_id: null },
+      { user_assigned_id: [null, s.assignee] },
+      { user_assigned_id: [s.assignee] },
+      { created_by: [s.creator] },
+      { created_from: s.from },
+      { created_to: s.to },
+      { created_from: s.from, created_to: s.to },
+    ];
+    let nonEmpty = 0;
+    for (const filters of cases) {
+      const expected = recount('general', filters, { by: 'id', dir: 'desc' });
+      if (expected.length > 0 && expected.length < rows.length) nonEmpty += 1;
+      const got = await listAll(admin, 'general', { filters });
+      expect(got.ids, JSON.stringify(filters)).toEqual(expected);
+      expect(got.total, JSON.stringify(filters)).toBe(expected.length);
+    }
+    // The cases really narrow the list (none is trivially empty or everything).
+    expect(nonEmpty).toBeGreaterThanOrEqual(cases.length - 1);
+  });
+
+  it('combines filters with each other, with search and with every list (scope and stage)', async () => {
+    const s = sample();
+    const combos: [keyof typeof paths, string, TTicketFiltersInput][] = [
+      ['general', '', { priority_type_id: [s.priority], user_assigned_id: null }],
+      ['general', 'andén', { stage: ['open', 'started'] }],
+      ['general', 'montacargas', { project_id: [s.project, 1, 2] }],
+      ['general', '', { area_id: [s.area], created_from: s.from, stage: ['closed'] }],
+      ['mine', '', { stage: ['closed'] }],
+      ['mine', 'falla', { priority_type_id: [1, 2, 3] }],
+      ['mine', '', { user_assigned_id: [agenteId], created_to: s.to }],
+      ['current', '', { stage: ['closed'] }],
+      ['current', '', { priority_type_id: [s.priority] }],
+      ['old', 'en', { created_by: [s.creator] }],
+    ];
+    for (const [list, search, filters] of combos) {
+      const token = list === 'mine' ? agente : admin;
+      const expected = recount(list, filters, { by: 'id', dir: 'desc' }, search);
+      const got = await listAll(token, list, { search, filters });
+      expect(got.ids, `${list} ${search} ${JSON.stringify(filters)}`).toEqual(expected);
+      expect(got.total).toBe(expected.length);
+    }
+  });
+
+  it('sorts by every column in both directions, with and without filters and search, against a recount', async () => {
+    const s = sample();
+    const columns: TicketSortColumn[] = ['id', 'name', 'priority', 'status', 'project', 'created', 'updated'];
+    for (const by of columns) {
+      for (const dir of ['asc', 'desc'] as const) {
+        for (const [list, search, filters] of [
+          ['general', '', {}],
+          ['general', 'en', { stage: ['open', 'started'] }],
+          ['mine', '', { priority_type_id: [s.priority, 4] }],
+          ['old', '', {}],
+        ] as [keyof typeof paths, string, TTicketFiltersInput][]) {
+          const token = list === 'mine' ? agente : admin;
+          const expected = recount(list, filters, { by, dir }, search);
+          const got = await listAll(token, list, { search, filters, sort: { by, dir } });
+          expect(got.ids, `${list} ${by} ${dir} ${search} ${JSON.stringify(filters)}`).toEqual(expected);
+          expect(got.total).toBe(expected.length);
+        }
+      }
+    }
+  });
+
+  it('refuses an unknown sort column, an unknown filter and bad dates with a Spanish 422', async () => {
+    const badSort = await t.call(admin, 'POST', '/api/general-tickets', { sort: { by: 'color', dir: 'asc' } });
+    expect(badSort.statusCode).toBe(422);
+    expect(JSON.stringify(badSort.json().errors)).toMatch(/Columna de orden no válida/);
+    const badFilter = await t.call(admin, 'POST', '/api/general-tickets', { filters: { color_id: [1] } });
+    expect(badFilter.statusCode).toBe(422);
+    expect(JSON.stringify(badFilter.json().errors)).toMatch(/Filtro desconocido/);
+    const badDate = await t.call(admin, 'POST', '/api/tickets', { filters: { created_from: '2024-02-30' } });
+    expect(badDate.statusCode).toBe(422);
+    const reversed = await t.call(admin, 'POST', '/api/tickets', {
+      filters: { created_from: '2025-02-01', created_to: '2025-01-01' },
+    });
+    expect(reversed.statusCode).toBe(422);
+    expect(JSON.stringify(reversed.json().errors)).toMatch(/fecha inicial/);
+    const badIds = await t.call(admin, 'POST', '/api/tickets', { filters: { project_id: ['x'] } });
+    expect(badIds.statusCode).toBe(422);
+  });
+
+  it('keeps the list scope: filters never widen Mis Tickets, and a range with no ticket is empty', async () => {
+    const others = rows.filter((r) => r.created_by !== agenteId && r.user_assigned_id !== agenteId);
+    const creator = others[0]!.created_by;
+    const got = await listAll(agente, 'mine', { filters: { created_by: [creator] } });
+    for (const id of got.ids) {
+      const r = rows.find((x) => x.id === id)!;
+      expect(r.created_by === agenteId || r.user_assigned_id === agenteId).toBe(true);
+    }
+    const future = await t.call(admin, 'POST', '/api/general-tickets', { filters: { created_from: '2999-01-01' } });
+    expect(future.json().data).toEqual([]);
+    expect(future.json().meta.total).toBe(0);
+  });
+});

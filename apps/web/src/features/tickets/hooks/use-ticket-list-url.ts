@@ -1,0 +1,72 @@
+import { useDebouncedValue } from '@mantine/hooks';
+import type { TTicketFiltersInput, TTicketSort } from '@portal/contract';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { usePageSize } from '@/lib/use-page-size.ts';
+import type { TicketListParams } from '../api/tickets-api.ts';
+import { filtersFromUrl, filtersToUrl, sortFromUrl, sortToUrl } from '../ticket-list-url.ts';
+
+/**
+ * A ticket list's state kept in the URL (search, page, filters, sort), plus the
+ * remembered page size: what `ListToolbar` and `ListPagination` expect, and the
+ * list request. A new search, filter, sort or page size starts at page 1.
+ */
+export function useTicketListUrl(list: string, pageSizes: readonly number[], defaultSize: number) {
+  const [params, setParams] = useSearchParams();
+  const urlSearch = params.get('q') ?? '';
+  const [search, setSearch] = useState(urlSearch);
+  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
+  const [perPage, storePerPage] = usePageSize(list, pageSizes, defaultSize);
+
+  const update = useCallback(
+    (changes: Record<string, string | null>) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          for (const [key, value] of Object.entries(changes)) {
+            if (value === null || value === '') next.delete(key);
+            else next.set(key, value);
+          }
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+
+  // The typed search reaches the URL once typing pauses; the page goes back to 1.
+  useEffect(() => {
+    if (debouncedSearch !== urlSearch.trim()) update({ q: debouncedSearch || null, page: null });
+  }, [debouncedSearch, urlSearch, update]);
+
+  const paramsKey = params.toString();
+  const filters = useMemo(() => filtersFromUrl(new URLSearchParams(paramsKey)), [paramsKey]);
+  const sort = useMemo(() => sortFromUrl(new URLSearchParams(paramsKey).get('sort')), [paramsKey]);
+  const page = Math.max(1, Math.floor(Number(params.get('page')) || 1));
+
+  const setPage = useCallback((next: number) => update({ page: next > 1 ? String(next) : null }), [update]);
+  const setPerPage = (size: number) => {
+    storePerPage(size);
+    update({ page: null });
+  };
+  const setFilters = (next: TTicketFiltersInput) => update({ ...filtersToUrl(next), page: null });
+  const setSort = (next: TTicketSort) => update({ sort: sortToUrl(next), page: null });
+
+  const request: TicketListParams = { page, per_page: perPage, search: urlSearch.trim(), filters, sort };
+  return {
+    search,
+    setSearch,
+    debouncedSearch: urlSearch.trim(),
+    page,
+    setPage,
+    perPage,
+    setPerPage,
+    pageSizes,
+    params: request,
+    filters,
+    setFilters,
+    sort,
+    setSort,
+  };
+}
+export type TicketListState = ReturnType<typeof useTicketListUrl>;

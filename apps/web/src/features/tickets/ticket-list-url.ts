@@ -1,0 +1,95 @@
+import {
+  DEFAULT_TICKET_SORT,
+  ticketSortColumns,
+  ticketStages,
+  type TicketSortColumn,
+  type TicketStage,
+  type TTicketFiltersInput,
+  type TTicketSort,
+} from '@portal/contract';
+
+/**
+ * How a ticket list's search, page, filters and sort live in the URL query, so a
+ * filtered view can be bookmarked and shared:
+ * `?q=andén&page=2&sort=updated:desc&priority=4&project=3&assignee=none,12&from=2025-01-01&to=2025-01-31`.
+ */
+export type IdFilterKey =
+  'status_id' | 'priority_type_id' | 'project_id' | 'area_id' | 'category_id' | 'difficulty_id' | 'created_by';
+
+/** Filter key → URL parameter. */
+export const idFilterParams: Record<IdFilterKey, string> = {
+  status_id: 'status',
+  priority_type_id: 'priority',
+  project_id: 'project',
+  area_id: 'area',
+  category_id: 'category',
+  difficulty_id: 'difficulty',
+  created_by: 'creator',
+};
+
+/** Every URL parameter a ticket list owns (a tab change clears them). */
+export const listUrlParams = ['q', 'page', 'sort', 'stage', 'assignee', 'from', 'to', ...Object.values(idFilterParams)];
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ids = (text: string | null) =>
+  (text ?? '')
+    .split(',')
+    .map(Number)
+    .filter((n) => Number.isSafeInteger(n) && n > 0);
+
+export function filtersFromUrl(params: URLSearchParams): TTicketFiltersInput {
+  const filters: TTicketFiltersInput = {};
+  const stages = (params.get('stage') ?? '')
+    .split(',')
+    .filter((s): s is TicketStage => (ticketStages as readonly string[]).includes(s));
+  if (stages.length) filters.stage = stages;
+  for (const [key, param] of Object.entries(idFilterParams) as [IdFilterKey, string][]) {
+    const values = ids(params.get(param));
+    if (values.length) filters[key] = values;
+  }
+  const assignee = (params.get('assignee') ?? '').split(',').filter(Boolean);
+  const assignees = assignee.flatMap((v) => (v === 'none' ? [null] : ids(v)));
+  if (assignees.length) filters.user_assigned_id = assignees;
+  const from = params.get('from');
+  const to = params.get('to');
+  if (from && DATE.test(from)) filters.created_from = from;
+  if (to && DATE.test(to)) filters.created_to = to;
+  return filters;
+}
+
+/** The URL parameters of the filters (null removes a parameter). */
+export function filtersToUrl(filters: TTicketFiltersInput): Record<string, string | null> {
+  const out: Record<string, string | null> = {
+    stage: filters.stage?.length ? filters.stage.join(',') : null,
+    assignee: Array.isArray(filters.user_assigned_id)
+      ? filters.user_assigned_id.map((v) => (v === null ? 'none' : String(v))).join(',') || null
+      : filters.user_assigned_id === null
+        ? 'none'
+        : null,
+    from: filters.created_from ?? null,
+    to: filters.created_to ?? null,
+  };
+  for (const [key, param] of Object.entries(idFilterParams) as [IdFilterKey, string][]) {
+    const values = filters[key];
+    out[param] = values?.length ? values.join(',') : null;
+  }
+  return out;
+}
+
+export function sortFromUrl(text: string | null): TTicketSort {
+  const [by, dir] = (text ?? '').split(':');
+  if (!(ticketSortColumns as readonly string[]).includes(by ?? '')) return DEFAULT_TICKET_SORT;
+  return { by: by as TicketSortColumn, dir: dir === 'asc' ? 'asc' : 'desc' };
+}
+
+export const sortToUrl = (sort: TTicketSort) =>
+  sort.by === DEFAULT_TICKET_SORT.by && sort.dir === DEFAULT_TICKET_SORT.dir ? null : `${sort.by}:${sort.dir}`;
+
+/** A click on a sortable header: the same column flips direction, another starts descending (text ascending). */
+export function nextSort(current: TTicketSort, by: TicketSortColumn): TTicketSort {
+  if (current.by === by) return { by, dir: current.dir === 'asc' ? 'desc' : 'asc' };
+  return { by, dir: by === 'name' ? 'asc' : 'desc' };
+}
+
+export const activeFilterCount = (filters: TTicketFiltersInput) =>
+  Object.values(filters).filter((v) => v !== undefined && (!Array.isArray(v) || v.length > 0)).length;
