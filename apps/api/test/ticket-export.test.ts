@@ -147,6 +147,7 @@ describe.each(dialects)('CSV export on %s', (dialect) => {
     expect(row![1]).toBe(`'=HYPERLINK("http://evil.example","clic")`);
     expect(row![2]).toBe(`'@SUM(1+1), "citado" y -2+3`);
     expect(res.body).toContain(`"'=HYPERLINK(""http://evil.example"",""clic"")"`);
+    await db().deleteFrom('tickets').where('id', '=', id).execute();
   });
 
   it(`streams ${BULK.toLocaleString('en')} tickets in batches with bounded memory and parses back to the same rows`, async () => {

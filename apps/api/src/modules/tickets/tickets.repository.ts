@@ -190,11 +190,12 @@ export function createTicketsRepository(database: Database) {
   /**
    * The search as the indexes will read it. On SQLite each word becomes the whole
    * indexed words it starts; a word that starts none leaves only the ticket number
-   * (or nothing) to find. Pending index rows are written first (syncTicketIndex).
+   * (or nothing) to find. Pending index rows are written first (syncTicketIndex), as
+   * filters read the index too.
    */
   async function resolvedSearch(search: TicketSearch): Promise<TicketSearch> {
-    if (search.kind !== 'words' || database.dialect !== 'sqlite') return search;
     await syncTicketIndex(db, database.dialect);
+    if (search.kind !== 'words' || database.dialect !== 'sqlite') return search;
     const terms = await Promise.all(search.words.map(async (word) => ({ word, terms: await wordsStartingWith(word) })));
     if (terms.some((w) => w.terms?.length === 0)) {
       return search.id === null ? { kind: 'words', words: [], id: null } : { kind: 'id', id: search.id };
