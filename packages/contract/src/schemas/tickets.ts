@@ -17,6 +17,9 @@ export const TICKET_MSG = {
 
 /** POST body of the ticket lists: page, per_page and a search on name and description. */
 export const ZTicketListQuery = ZListQueryWith(DEFAULT_HISTORY_PAGE_SIZE);
+z.globalRegistry.add(ZTicketListQuery, {
+  example: { page: 1, per_page: DEFAULT_HISTORY_PAGE_SIZE, search: 'montacargas' },
+});
 export type TTicketListQuery = z.infer<typeof ZTicketListQuery>;
 
 const ZName = z.object({ name: z.string() });
@@ -73,6 +76,18 @@ export const ZTicketWrite = z.object({
   status_id: ZId,
 });
 export type TTicketWrite = z.input<typeof ZTicketWrite>;
+z.globalRegistry.add(ZTicketWrite, {
+  example: {
+    name: 'Falla en montacargas',
+    description: 'El montacargas del almacén 2 no enciende desde esta mañana',
+    area_id: 1,
+    project_id: 1,
+    category_id: 1,
+    priority_type_id: 2,
+    difficulty_id: 1,
+    status_id: 1,
+  },
+});
 
 export const ZTicketResponse = ZDataResponse(ZTicket);
 export type TTicketResponse = z.infer<typeof ZTicketResponse>;
