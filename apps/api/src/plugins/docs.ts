@@ -56,6 +56,7 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string; heade
   404: { name: 'NotFound', description: 'No encontrado: el registro indicado no existe.' },
   409: { name: 'Conflict', description: 'Conflicto con el estado actual del registro.' },
   413: { name: 'PayloadTooLarge', description: 'El cuerpo o el archivo enviado es demasiado grande.' },
+  414: { name: 'UriTooLong', description: 'Un parámetro de la dirección es demasiado largo.' },
   415: {
     name: 'UnsupportedMediaType',
     description: 'Tipo de contenido no admitido (Content-Type del cuerpo o tipo del archivo).',
@@ -128,9 +129,10 @@ export function errorStatusesOf(route: Pick<RouteOptions, 'method' | 'url' | 'sc
   const hasPathParams = /[:{]/.test(route.url);
   const hasInput = hasPathParams || Boolean(schema.querystring || schema.body || schema.params || schema.headers);
   const statuses = new Set(declaredErrorStatuses(route.schema));
-  // A body that is not JSON, too large or of another type; a path parameter that is not valid percent-encoding.
+  // A body that is not JSON, too large or of another type.
   if (BODY_METHODS.has(method)) [400, 413, 415].forEach((code) => statuses.add(code));
-  if (hasPathParams) statuses.add(400);
+  // A path parameter that is not valid percent-encoding (400) or longer than maxParamLength (414).
+  if (hasPathParams) [400, 414].forEach((code) => statuses.add(code));
   if (isProtected(access)) {
     statuses.add(401);
     if (typeof access === 'object' || UNSAFE_METHODS.has(method)) statuses.add(403);
