@@ -40,9 +40,9 @@ function operationFor(doc: Document, method: string, url: string) {
   const candidates = operationsOf(doc).filter(
     (o) =>
       o.method === method &&
-      new RegExp(`^${o.path.replace(/[.*+?^${}()|[\]\\]/g, (c) => (c === '{' || c === '}' ? c : `\\${c}`)).replace(/\{[^}]+\}/g, '[^/]+')}$`).test(
-        path,
-      ),
+      new RegExp(
+        `^${o.path.replace(/[.*+?^${}()|[\]\\]/g, (c) => (c === '{' || c === '}' ? c : `\\${c}`)).replace(/\{[^}]+\}/g, '[^/]+')}$`,
+      ).test(path),
   );
   candidates.sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
   return candidates[0];
@@ -144,7 +144,8 @@ describe.each(dialects)('the OpenAPI document on %s', (dialect) => {
   });
 
   it('describes the request bodies: character rules, e-mail, required fields, files and examples', () => {
-    const json = (path: string, method = 'post') => doc.paths[path]![method]!.requestBody!.content['application/json']!.schema;
+    const json = (path: string, method = 'post') =>
+      doc.paths[path]![method]!.requestBody!.content['application/json']!.schema;
     const login = json('/api/login');
     expect(login.example).toEqual({ username: expect.any(String), password: expect.any(String) });
     expect((login.properties as Record<string, Json>).username!.pattern).toBeTruthy();
@@ -256,16 +257,17 @@ describe.each(dialects)('the OpenAPI document on %s', (dialect) => {
 
   it('documents every status of the fuzz cases and of the refusals of each operation', async () => {
     const cases = generateFuzzCases(doc as never);
-    const requests = cases.map((c) => ({
-      method: c.method,
-      url: c.url,
-      headers: { authorization: `Bearer ${admin}`, 'x-csrf-token': t.csrf, ...c.headers },
-      payload: c.payload,
-    }));
+    const requests: { method: string; url: string; headers: Record<string, string>; payload?: string | Buffer }[] =
+      cases.map((c) => ({
+        method: c.method,
+        url: c.url,
+        headers: { authorization: `Bearer ${admin}`, 'x-csrf-token': t.csrf, ...c.headers },
+        payload: c.payload,
+      }));
     for (const { path, method, op } of operationsOf(doc)) {
       const url = path.replace(/\{\w+\}/g, '1');
       const payload = op.requestBody?.content['application/json'] ? '{}' : undefined;
-      const headers = payload ? { 'content-type': 'application/json' } : {};
+      const headers: Record<string, string> = payload ? { 'content-type': 'application/json' } : {};
       // No session, a forged one, a user without the section, a missing CSRF header.
       requests.push({ method, url, headers, payload });
       requests.push({ method, url, headers: { ...headers, authorization: 'Bearer x.y.z' }, payload });

@@ -102,7 +102,12 @@ const SUCCESS_DESCRIPTIONS: Record<string, string> = {
   204: 'Operación correcta, sin contenido.',
 };
 
-const FLAG_NAMES: Record<string, string> = { r: 'leer (r)', w: 'crear (w)', u: 'actualizar (u)', d: 'cambiar estado (d)' };
+const FLAG_NAMES: Record<string, string> = {
+  r: 'leer (r)',
+  w: 'crear (w)',
+  u: 'actualizar (u)',
+  d: 'cambiar estado (d)',
+};
 
 /** The operationId of a route: its method and path in camelCase (`PUT /api/areas/update/{id}` → putAreasUpdateById). */
 export function operationIdOf(method: string, url: string): string {
@@ -283,7 +288,7 @@ function transformObject(input: Parameters<typeof zodTransformObject>[0]) {
   // Only the registered schemas something refers to (the zod registry holds input and output forms of each).
   const used = schemaRefsOf(doc.paths);
   used.add('Error');
-  for (let size = 0; size !== used.size; ) {
+  for (let size = 0; size !== used.size;) {
     size = used.size;
     for (const name of [...used]) schemaRefsOf(schemas[name], used);
   }
@@ -309,7 +314,25 @@ export const docsPlugin = fp(
       transform,
       transformObject,
     });
-    await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+    await app.register(swaggerUi, {
+      routePrefix: '/api/docs',
+      // No third-party validator badge (it would send the document's address away).
+      uiConfig: { validatorUrl: null },
+      // The portal's own policy; Swagger UI sets inline styles, and the page may be served over plain http.
+      staticCSP: {
+        'default-src': "'self'",
+        'base-uri': "'self'",
+        'connect-src': "'self'",
+        'font-src': "'self' data:",
+        'form-action': "'self'",
+        'frame-ancestors': "'none'",
+        'img-src': "'self' data:",
+        'object-src': "'none'",
+        'script-src': "'self'",
+        'script-src-attr': "'none'",
+        'style-src': "'self' 'unsafe-inline'",
+      },
+    });
   },
   { name: 'docs' },
 );

@@ -94,7 +94,8 @@ export const attachmentsRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
       schema: {
         tags,
         summary: 'Descarga un archivo adjunto (con su nombre original y su tipo)',
-        description: 'Responde los bytes del archivo como application/pdf, image/jpeg o image/png; los errores, en JSON.',
+        description:
+          'Responde los bytes del archivo como application/pdf, image/jpeg o image/png; los errores, en JSON.',
         params: ZIdParam,
         produces: ['application/pdf', 'image/jpeg', 'image/png'],
         response: { 200: z.unknown().describe('Los bytes del archivo'), ...errors },
