@@ -40,6 +40,11 @@ const whole = Object.fromEntries(sanitizerTypes.map((type) => [type, new RegExp(
   RegExp
 >;
 
+/** Each rule as a JSON Schema `pattern` (the whole value; quotes are never in a class), for the OpenAPI document. */
+export const sanitizerPatterns = Object.fromEntries(
+  sanitizerTypes.map((type) => [type, `^[${allowed[type]}]*$`]),
+) as Record<SanitizerType, string>;
+
 /** Removes quote characters and every character the rule does not allow. */
 export function sanitize(type: SanitizerType, value: string): string {
   return value.replace(quotes, '').replace(forbidden[type], '');

@@ -43,7 +43,8 @@ declare module 'fastify' {
   }
 }
 
-const UNSAFE_METHODS = new Set(['PUT', 'PATCH', 'DELETE']);
+/** The methods whose protected routes also require the `X-CSRF-TOKEN` header. */
+export const UNSAFE_METHODS = new Set(['PUT', 'PATCH', 'DELETE']);
 
 /** The bearer token of an Authorization header; the scheme name is case-insensitive (RFC 9110). */
 export function bearerToken(header: string | undefined): string {

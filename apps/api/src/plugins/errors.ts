@@ -32,6 +32,14 @@ const INVALID_VALUE_CODES = new Set(['22003', '22021', '22001', '22P02', '22P05'
 /** The status codes every API route may answer with an error, documented and serialized with one schema. */
 const ERROR_STATUSES = [400, 401, 403, 404, 413, 415, 422, 429, 500] as const;
 
+/** The error statuses each route schema declared itself, before the shared ones were added (for the OpenAPI document). */
+const declaredErrors = new WeakMap<object, number[]>();
+
+/** The error statuses a route's schema declared itself (plugins/docs.ts adds those its access, method and input imply). */
+export function declaredErrorStatuses(schema: object | undefined): number[] {
+  return (schema && declaredErrors.get(schema)) ?? [];
+}
+
 /**
  * Every error answer of a route has the one shape the handler below sends
  * (`ZErrorResponse`), whatever the route declared, so no error reply can fail
@@ -41,6 +49,15 @@ function withSharedErrorSchemas(route: RouteOptions): void {
   if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
   const schema = (route.schema ??= {});
   const response = { ...((schema.response as Record<string, unknown> | undefined) ?? {}) };
+  // A GET route's HEAD twin shares its schema, already completed: the first call saw what the route declared.
+  if (!declaredErrors.has(schema)) {
+    declaredErrors.set(
+      schema,
+      Object.keys(response)
+        .filter((code) => Number(code) >= 400)
+        .map(Number),
+    );
+  }
   for (const code of Object.keys(response)) {
     if (Number(code) >= 400 || /^[45]xx$/i.test(code)) response[code] = ZErrorResponse;
   }

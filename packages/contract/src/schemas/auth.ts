@@ -8,6 +8,7 @@ export const ZLoginRequest = z.object({
   password: ZText('textWithSymbols', { max: MAX_PASSWORD_LENGTH }),
 });
 export type TLoginRequest = z.infer<typeof ZLoginRequest>;
+z.globalRegistry.add(ZLoginRequest, { example: { username: 'jperez', password: 'MiClave2024' } });
 
 export const ZSessionUser = z.object({
   id: z.number(),

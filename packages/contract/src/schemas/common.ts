@@ -6,6 +6,7 @@ import {
   isClean,
   isFreeOfControlChars,
   sanitizerMessages,
+  sanitizerPatterns,
   stripControlChars,
   type SanitizerType,
 } from '../sanitize.ts';
@@ -60,7 +61,11 @@ export function ZText(rule: SanitizerType, opts: { min?: number; max: number }) 
     .trim()
     .min(min, min === 1 ? MSG.required : `Mínimo ${min} caracteres.`)
     .max(opts.max, MSG.tooLong(opts.max))
-    .refine((v) => isClean(rule, v), sanitizerMessages[rule]);
+    .refine((v) => isClean(rule, v), sanitizerMessages[rule])
+    .meta({
+      pattern: sanitizerPatterns[rule],
+      description: `Regla de caracteres ${rule} (SPEC §5): ${sanitizerMessages[rule]}`,
+    });
 }
 
 export const ZEmail = z
@@ -70,7 +75,8 @@ export const ZEmail = z
   .refine((v) => !v.startsWith('.') && !v.startsWith('"'), "El correo no puede empezar con '.' o '\"'")
   .pipe(z.email(MSG.invalidEmail))
   // Stored and looked up lower-cased: one mailbox, one account (unique without regard to case).
-  .transform((v) => v.toLowerCase());
+  .transform((v) => v.toLowerCase())
+  .meta({ format: 'email', description: 'Correo electrónico; se guarda en minúsculas.' });
 
 /**
  * The body of a paged list (SPEC §7: page, per_page, search); a list whose
@@ -98,7 +104,9 @@ export function ZListQueryWith(defaultPerPage: number) {
   });
 }
 
-export const ZListQuery = ZListQueryWith(DEFAULT_PAGE_SIZE);
+export const ZListQuery = ZListQueryWith(DEFAULT_PAGE_SIZE).meta({
+  example: { page: 1, per_page: DEFAULT_PAGE_SIZE, search: 'almacén' },
+});
 export type TListQuery = z.infer<typeof ZListQuery>;
 
 export const ZStatusRef = z.object({ id: z.number(), name: z.string() });

@@ -70,6 +70,10 @@ export const ZChangePasswordRequest = z.object({
   password_confirmation: ZFreeText({ max: MAX_PASSWORD_LENGTH }).default(''),
 });
 export type TChangePasswordRequest = z.input<typeof ZChangePasswordRequest>;
+// Documented as required: a missing one is refused (422) by the service, with the §8 title.
+z.globalRegistry.add(ZChangePasswordRequest, {
+  required: ['current_password', 'new_password', 'password_confirmation'],
+});
 
 export const ZChangePasswordResponse = z.object({
   status: z.boolean(),

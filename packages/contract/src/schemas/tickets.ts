@@ -86,6 +86,15 @@ export const ZTicketListQuery = ZListQueryWith(DEFAULT_HISTORY_PAGE_SIZE).extend
   filters: ZTicketFilters.default({}),
   sort: ZTicketSort.default(DEFAULT_TICKET_SORT),
 });
+z.globalRegistry.add(ZTicketListQuery, {
+  example: {
+    page: 1,
+    per_page: DEFAULT_HISTORY_PAGE_SIZE,
+    search: 'montacargas',
+    filters: {},
+    sort: DEFAULT_TICKET_SORT,
+  },
+});
 export type TTicketListQuery = z.infer<typeof ZTicketListQuery>;
 export type TTicketListBody = z.input<typeof ZTicketListQuery>;
 
@@ -177,6 +186,18 @@ export const ZTicketWrite = z.object({
   status_id: ZId,
 });
 export type TTicketWrite = z.input<typeof ZTicketWrite>;
+z.globalRegistry.add(ZTicketWrite, {
+  example: {
+    name: 'Falla en montacargas',
+    description: 'El montacargas del almacén 2 no enciende desde esta mañana',
+    area_id: 1,
+    project_id: 1,
+    category_id: 1,
+    priority_type_id: 2,
+    difficulty_id: 1,
+    status_id: 1,
+  },
+});
 
 export const ZTicketResponse = ZDataResponse(ZTicket);
 

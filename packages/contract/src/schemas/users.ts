@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH } from '../constants.ts';
 import { MSG } from '../messages.ts';
-import { isClean, sanitizerMessages } from '../sanitize.ts';
+import { isClean, sanitizerMessages, sanitizerPatterns } from '../sanitize.ts';
 import { updateSchemaOf, ZEmail, ZId, ZNamedRef, ZStatusId, ZStatusRef, ZText } from './common.ts';
 
 export const MAX_PASSWORD_LENGTH = 128;
@@ -10,7 +10,11 @@ export const ZPassword = z
   .string({ error: 'Debe ser texto.' })
   .min(MIN_PASSWORD_LENGTH, MSG.passwordTooShort(MIN_PASSWORD_LENGTH))
   .max(MAX_PASSWORD_LENGTH, MSG.tooLong(MAX_PASSWORD_LENGTH))
-  .refine((v) => isClean('textWithSymbols', v), sanitizerMessages.textWithSymbols);
+  .refine((v) => isClean('textWithSymbols', v), sanitizerMessages.textWithSymbols)
+  .meta({
+    pattern: sanitizerPatterns.textWithSymbols,
+    description: `Regla de caracteres textWithSymbols (SPEC §5): ${sanitizerMessages.textWithSymbols}`,
+  });
 
 export const ZUsername = z
   .string({ error: 'Debe ser texto.' })

@@ -50,6 +50,7 @@ export const attachmentsRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
           'multipart/form-data con uno a tres archivos. El tipo se reconoce por los primeros bytes, no por el nombre ni el tipo declarado. Cada archivo pesa como máximo ATTACHMENT_MAX_BYTES; un ticket admite 20. Si un archivo no es válido no se guarda ninguno.',
         params: ZIdParam,
         consumes: ['multipart/form-data'],
+        files: { field: 'files', max: MAX_FILES_PER_UPLOAD, types: ['application/pdf', 'image/jpeg', 'image/png'] },
         response: {
           200: ZAttachmentUploadResponse,
           400: ZErrorResponse,
@@ -96,6 +97,7 @@ export const attachmentsRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
         description:
           'Responde los bytes del archivo como application/pdf, image/jpeg o image/png; los errores, en JSON.',
         params: ZIdParam,
+        produces: ['application/pdf', 'image/jpeg', 'image/png'],
         response: { 200: z.unknown().describe('Los bytes del archivo'), ...errors },
       },
     },

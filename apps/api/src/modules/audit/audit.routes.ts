@@ -43,6 +43,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
         summary: 'Exporta a CSV (UTF-8 con BOM) todas las entradas que cumplen los filtros',
         description: 'Mismo cuerpo que /audit-log (la página se ignora). Responde text/csv, transmitido por partes.',
         body: ZAuditListQuery,
+        produces: ['text/csv'],
         response: errors,
       },
     },

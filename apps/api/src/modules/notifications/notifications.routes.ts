@@ -142,6 +142,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ services: Services }> 
           'Eventos: `ready` al abrir, `notification` (data: la notificación, id: su id) por cada nueva sin leer, `end` (data: { reason }) cuando el servidor cierra el canal. `since`: el id más reciente que el cliente ya tiene.',
         security: [],
         querystring: ZNotificationStreamQuery,
+        produces: ['text/event-stream'],
         response: {
           200: z.string().describe('text/event-stream'),
           401: ZErrorResponse,

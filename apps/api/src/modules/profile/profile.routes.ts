@@ -130,6 +130,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
           'La imagen se decodifica y se guarda de nuevo como WebP de hasta 512×512 sin metadatos; una imagen dañada se rechaza con 422.',
         params: ZIdParam,
         consumes: ['multipart/form-data'],
+        files: { field: 'file', max: 1, types: ['image/png', 'image/jpeg', 'image/webp'] },
         response: {
           200: ZImageResponse.extend({ message: z.string() }),
           400: ZErrorResponse,
@@ -161,6 +162,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
         tags,
         summary: 'La imagen de un avatar (nombres aleatorios) o la imagen por defecto',
         params: z.object({ file: z.string().max(64) }),
+        produces: ['image/webp', 'image/png', 'image/jpeg', 'image/svg+xml'],
       },
     },
     async (request, reply) => {
