@@ -1,4 +1,3 @@
-import '@mantine/dropzone/styles.css';
 import {
   Alert,
   Avatar,
@@ -15,7 +14,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { Dropzone, MIME_TYPES, type FileRejection } from '@mantine/dropzone';
 import {
   PASSWORD_MSG,
   PROFILE_MSG,
@@ -28,6 +26,7 @@ import { IconAlertTriangle, IconCheck, IconLock, IconPencil, IconPhotoUp, IconTi
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { FileDrop, type FileDropRejection } from '@/components/ui/file-drop.tsx';
 import { EmptyIllustration } from '@/components/ui/illustrations.tsx';
 import { isApiError } from '@/lib/api-client.ts';
 import { notifyError, notifySuccess, notifyWarning } from '@/lib/notify.ts';
@@ -253,13 +252,11 @@ function AvatarBlock({ userId, name }: { userId: number; name: string }) {
     }
   }
 
-  const reject = (rejections: FileRejection[]) => {
-    const tooMany = rejections.some((r) => r.errors.some((e) => e.code === 'too-many-files'));
-    const tooLarge = rejections.some((r) => r.errors.some((e) => e.code === 'file-too-large'));
+  const reject = (reason: FileDropRejection) => {
     notifyWarning(
-      tooMany
+      reason === 'too-many-files'
         ? 'Solo se puede subir 1 archivo como máximo'
-        : tooLarge
+        : reason === 'file-too-large'
           ? PROFILE_MSG.avatarTooLarge
           : 'Formato inválido',
       'Sube una imagen JPG o PNG.',
@@ -267,12 +264,11 @@ function AvatarBlock({ userId, name }: { userId: number; name: string }) {
   };
 
   return (
-    <Dropzone
+    <FileDrop
       onDrop={(files) => void upload(files)}
       onReject={reject}
-      accept={[MIME_TYPES.png, MIME_TYPES.jpeg]}
+      accept={['image/png', 'image/jpeg']}
       maxFiles={1}
-      multiple={false}
       maxSize={2 * 1024 * 1024}
       loading={isUploading}
       radius="50%"
@@ -287,7 +283,7 @@ function AvatarBlock({ userId, name }: { userId: number; name: string }) {
           <Text size="xs">Cambiar foto</Text>
         </Group>
       </Stack>
-    </Dropzone>
+    </FileDrop>
   );
 }
 
