@@ -2,6 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { onSessionLost } from '@/lib/api-client.ts';
+import { colorSchemeManager } from '@/lib/color-scheme.ts';
 import { notifyWarning } from '@/lib/notify.ts';
 import { clearSession, getSession } from '@/lib/session.ts';
 import { createAppRouter } from './router.tsx';
@@ -19,7 +20,12 @@ onSessionLost((message) => {
 export function App() {
   const [router] = useState(createAppRouter);
   return (
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      colorSchemeManager={colorSchemeManager}
+      defaultColorScheme="auto"
+    >
       <Suspense fallback={null}>
         <Notifications position="top-right" limit={4} zIndex={1000} />
       </Suspense>

@@ -76,11 +76,7 @@ export function Sidebar({ isExpanded, isLocked, isMobile, onToggleLock, onCloseD
         </nav>
       </AppShell.Section>
 
-      <AppShell.Section
-        p={isExpanded ? 'sm' : 0}
-        pb="md"
-        style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}
-      >
+      <AppShell.Section className={classes.footer} p={isExpanded ? 'sm' : 0} pb="md">
         <Box pt="xs">
           <Leaf item={logoutItem} isExpanded={isExpanded} color="red" />
         </Box>

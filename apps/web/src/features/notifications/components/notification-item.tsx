@@ -79,11 +79,11 @@ export function NotificationItem({ notification, onRemove }: NotificationItemPro
               <Text size="sm" fw={isUnseen ? 650 : 500} lineClamp={1}>
                 {notification.title}
               </Text>
-              <Text size="xs" c="gray.7" title={formatFullDate(notification.timestamp)} style={{ flexShrink: 0 }}>
+              <Text size="xs" c="dimmed" title={formatFullDate(notification.timestamp)} style={{ flexShrink: 0 }}>
                 {formatWhen(notification.timestamp)}
               </Text>
             </Group>
-            <Text size="sm" c="gray.7" lineClamp={2}>
+            <Text size="sm" c="dimmed" lineClamp={2}>
               {notification.message}
             </Text>
           </Box>
