@@ -67,6 +67,7 @@ const screens: { path: string; ready: (page: Page) => Promise<void> }[] = [
 
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`the main screens have no serious accessibility violation in the ${colorScheme} scheme`, async ({ page }) => {
+    test.setTimeout(420_000);
     await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
     await page.goto('/login');
     await expect(page.getByRole('button', { name: 'Iniciar Sesión' })).toBeVisible();
@@ -80,6 +81,12 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.waitForTimeout(300);
       expect(await seriousViolations(page), screen.path).toEqual([]);
     }
+    await page.goto('/routes');
+    await page.getByRole('tab', { name: 'Matriz' }).click();
+    await expect(page.getByRole('table', { name: 'Matriz de permisos' })).toBeVisible();
+    await page.waitForTimeout(300);
+    expect(await seriousViolations(page), 'permission matrix').toEqual([]);
+
     await page.getByRole('button', { name: /Notificaciones/ }).click();
     await expect(page.getByTestId('notification-dropdown')).toBeVisible();
     await page.waitForTimeout(300);

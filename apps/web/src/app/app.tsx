@@ -14,7 +14,7 @@ const Notifications = lazy(() => import('@mantine/notifications').then((m) => ({
 // SPEC §4: a 401 or an HTML answer clears the session; the guards then show /login.
 onSessionLost((message) => {
   if (getSession()) notifyWarning(message, 'Inicia sesión para continuar', 3000);
-  clearSession();
+  clearSession('expired');
 });
 
 export function App() {

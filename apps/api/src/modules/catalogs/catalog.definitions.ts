@@ -33,6 +33,8 @@ export interface CatalogDefinition {
   optionsAccess: Access;
   /** SQL for an option's label (default `t.name`). */
   optionLabel?: string;
+  /** Whether `active-records?privileged=1` narrows the options to users of a privileged (is_supervisor) role. */
+  hasPrivilegedOptions?: boolean;
   /** Turns validated input into column values (e.g. hashes a password). */
   prepare?: (input: Record<string, unknown>) => Promise<Record<string, unknown>>;
   /** Whether a write changes who may do what (the permission cache is dropped). */
@@ -145,6 +147,7 @@ export const catalogDefinitions: CatalogDefinition[] = [
     ],
     searchColumns: ['t.name', 't.last_name', 't.second_last_name', 't.username', 't.email'],
     unique: [['username'], ['email']],
+    hasPrivilegedOptions: true,
     optionsAccess: {
       anyOf: [
         { section: SECTIONS.users, flag: 'r' },

@@ -87,7 +87,10 @@ export function createCatalogService(
       return (await repo.findById(id))!;
     },
 
-    options: (resource: CatalogResourceName) => get(resource).repo.activeOptions(),
+    options: (resource: CatalogResourceName, filter: { isPrivilegedOnly?: boolean } = {}) =>
+      get(resource).repo.activeOptions({
+        isPrivilegedOnly: !!filter.isPrivilegedOnly && !!get(resource).def.hasPrivilegedOptions,
+      }),
   };
 }
 export type CatalogService = ReturnType<typeof createCatalogService>;

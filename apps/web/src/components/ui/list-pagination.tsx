@@ -4,8 +4,20 @@ interface ListPaginationProps {
   page: number;
   lastPage: number;
   onChange: (page: number) => void;
-  /** With it, 'Mostrando x–y de n <noun>' (or 'Sin <noun>') beside the pages. */
-  count?: { total: number; perPage: number; noun: string };
+  /**
+   * With it, 'Mostrando x–y de n <noun>' (or 'Sin <noun>') beside the pages; `noun` is
+   * the plural, and `singular` (by default the plural less its final s) is used for one.
+   */
+  count?: { total: number; perPage: number; noun: string; singular?: string };
+}
+
+/** 'Mostrando 1–1 de 1 ticket', 'Mostrando 1–7 de 60 tickets', 'Sin tickets'. */
+export function countLabel(page: number, perPage: number, total: number, noun: string, singular?: string) {
+  if (total === 0) return `Sin ${noun}`;
+  const first = (page - 1) * perPage + 1;
+  const last = Math.min(page * perPage, total);
+  const word = total === 1 ? (singular ?? noun.replace(/s$/, '')) : noun;
+  return `Mostrando ${first}–${last} de ${total} ${word}`;
 }
 
 const controlLabels = {
@@ -31,13 +43,11 @@ export function ListPagination({ page, lastPage, onChange, count }: ListPaginati
   );
   if (!count) return <Group justify="flex-end">{pages}</Group>;
 
-  const { total, perPage, noun } = count;
-  const first = total === 0 ? 0 : (page - 1) * perPage + 1;
-  const last = Math.min(page * perPage, total);
+  const { total, perPage, noun, singular } = count;
   return (
     <Group justify="space-between" gap="sm">
       <Text size="sm" c="dimmed">
-        {total === 0 ? `Sin ${noun}` : `Mostrando ${first}–${last} de ${total} ${noun}`}
+        {countLabel(page, perPage, total, noun, singular)}
       </Text>
       {pages}
     </Group>

@@ -25,10 +25,29 @@ export function StatusBadge({ statusId }: { statusId: number }) {
 
 const stageColors: Record<TicketStage, string> = { open: 'blue', started: 'yellow', closed: 'teal' };
 
-/** A ticket status, coloured by its stage (open, started, closed). */
+/** Closed statuses that mean the work was not done (Cancelado, Rechazado…): closed, but not green. */
+const isClosedUndone = (name: string) =>
+  /^(cancel|rechaz|anulad|descartad)/.test(
+    name
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase(),
+  );
+
+/** The colour of a ticket status: its stage's, and grey for a closed status whose work was not done. */
+export const ticketStatusColor = (name: string, stage: TicketStage) =>
+  stage === 'closed' && isClosedUndone(name) ? 'gray' : stageColors[stage];
+
+/** A ticket status, coloured by its stage (open, started, closed; cancelled ones apart). */
 export function TicketStatusBadge({ name, stage }: { name: string; stage: TicketStage }) {
   return (
-    <Badge color={stageColors[stage]} variant="dot" radius="sm" tt="none" style={{ minWidth: 'max-content' }}>
+    <Badge
+      color={ticketStatusColor(name, stage)}
+      variant="dot"
+      radius="sm"
+      tt="none"
+      style={{ minWidth: 'max-content' }}
+    >
       {name}
     </Badge>
   );
