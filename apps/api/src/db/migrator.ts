@@ -2,6 +2,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Database, Dialect } from './database.ts';
 import * as initial from './migrations/0001-initial.ts';
 import * as ticketListIndexes from './migrations/0002-ticket-list-indexes.ts';
+import * as notificationActor from './migrations/0009-notification-actor.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -9,6 +10,7 @@ type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dial
 const migrations: Record<string, DialectMigration> = {
   '0001-initial': initial,
   '0002-ticket-list-indexes': ticketListIndexes,
+  '0009-notification-actor': notificationActor,
 };
 
 class StaticProvider implements MigrationProvider {

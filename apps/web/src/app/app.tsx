@@ -5,6 +5,7 @@ import { onSessionLost } from '@/lib/api-client.ts';
 import { colorSchemeManager } from '@/lib/color-scheme.ts';
 import { notifyWarning } from '@/lib/notify.ts';
 import { clearSession, getSession } from '@/lib/session.ts';
+import classes from './app.module.css';
 import { createAppRouter } from './router.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
 
@@ -27,7 +28,7 @@ export function App() {
       defaultColorScheme="auto"
     >
       <Suspense fallback={null}>
-        <Notifications position="top-right" limit={4} zIndex={1000} />
+        <Notifications position="top-right" limit={4} zIndex={1000} className={classes.toasts} />
       </Suspense>
       <RouterProvider router={router} />
     </MantineProvider>

@@ -128,7 +128,7 @@ function Leaf({ item, isExpanded, color }: { item: MenuItem; isExpanded: boolean
 
   if (!isExpanded) {
     return (
-      <Tooltip label={name} position="right" offset={12}>
+      <Tooltip label={name} position="right" offset={12} events={{ hover: true, focus: true, touch: false }}>
         <Box
           {...(linkProps as object)}
           className={classes.iconLink}

@@ -1,7 +1,7 @@
 import { Box, CloseButton, Group, Text } from '@mantine/core';
 import type { TNotification } from '@portal/contract';
 import { useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { formatFullDate, formatWhen, SWIPE_REMOVE_PX } from '../notifications-state.ts';
+import { describeNotification, formatFullDate, formatWhen, SWIPE_REMOVE_PX } from '../notifications-state.ts';
 import classes from './notifications.module.css';
 
 interface NotificationItemProps {
@@ -20,7 +20,8 @@ export function NotificationItem({ notification, onRemove }: NotificationItemPro
   const [isDragging, setDragging] = useState(false);
   const startX = useRef<number | null>(null);
   const isUnseen = notification.viewed === 0;
-  const label = `${notification.title}: ${notification.message}`;
+  const description = describeNotification(notification);
+  const label = `${notification.title}: ${description}`;
 
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
     if (!onRemove || event.button !== 0 || (event.target as HTMLElement).closest('button')) return;
@@ -84,7 +85,7 @@ export function NotificationItem({ notification, onRemove }: NotificationItemPro
               </Text>
             </Group>
             <Text size="sm" c="dimmed" lineClamp={2}>
-              {notification.message}
+              {description}
             </Text>
           </Box>
           {onRemove && (
