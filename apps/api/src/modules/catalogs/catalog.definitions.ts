@@ -1,7 +1,7 @@
 import { SECTIONS, type CatalogResourceName } from '@portal/contract';
 import type { DB } from '../../db/schema.ts';
-import type { Access } from '../../plugins/access.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import type { Access } from '../../plugins/access.types.ts';
+import { hashPassword } from '../../lib/passwords.ts';
 
 type TableName = keyof DB;
 

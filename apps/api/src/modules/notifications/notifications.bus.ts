@@ -1,8 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../../db/database.ts';
-import type { Executor } from './notifications.repository.ts';
+import { pgNotify, type Executor } from './notifications.repository.ts';
 
 /** The PostgreSQL channel every API process listens on; its payload is a recipient's user id. */
 export const NOTIFY_CHANNEL = 'portal_notifications';
@@ -137,7 +136,7 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
 
   return {
     async signal(userId, executor) {
-      await sql`select pg_notify(${NOTIFY_CHANNEL}, ${String(userId)})`.execute(executor);
+      await pgNotify(executor, NOTIFY_CHANNEL, String(userId));
     },
     subscribe: (userId, listener) => listeners.add(userId, listener),
     async start(logger) {

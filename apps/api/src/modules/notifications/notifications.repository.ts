@@ -1,5 +1,5 @@
 import type { TNotification } from '@portal/contract';
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { nowIso, type Database } from '../../db/database.ts';
 import type { DB, NotificationsTable } from '../../db/schema.ts';
 
@@ -22,6 +22,11 @@ const columns = [
   'actor.last_name as actor_last_name',
   'ticket.name as ticket_name',
 ] as const;
+
+/** Sends a PostgreSQL NOTIFY through `executor`: inside a transaction it is delivered when that commits. */
+export async function pgNotify(executor: Executor, channel: string, payload: string): Promise<void> {
+  await sql`select pg_notify(${channel}, ${payload})`.execute(executor);
+}
 
 /** Reads join who acted and the ticket's name. */
 const readable = 'notifications as n' as const;
