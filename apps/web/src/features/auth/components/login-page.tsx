@@ -63,7 +63,13 @@ export default function LoginPage() {
         <Stack gap="md">
           {problem && <ProblemAlert title="Tenemos un problema">{problem}</ProblemAlert>}
           {hasExpired && !problem && (
-            <Alert color="yellow" variant="light" title="Tu sesión expiró" icon={<IconClockExclamation />} role="status">
+            <Alert
+              color="yellow"
+              variant="light"
+              title="Tu sesión expiró"
+              icon={<IconClockExclamation />}
+              role="status"
+            >
               Inicia sesión de nuevo para continuar.
             </Alert>
           )}
