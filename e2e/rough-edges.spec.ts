@@ -37,7 +37,7 @@ test.describe('the rough edges a new user hit', () => {
     await page.getByRole('button', { name: 'Agregar' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel(/^Supervisor/).click();
-    const options = page.getByRole('option');
+    const options = page.getByRole('listbox').getByRole('option');
     await expect(options.first()).toBeVisible();
     const names = await options.allTextContents();
     expect(names).toContain('Ana Administradora');
