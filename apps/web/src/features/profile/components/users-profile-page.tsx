@@ -467,7 +467,13 @@ function LastTicketsCard() {
                   #{t.id}
                 </Text>
                 <Group gap={4} wrap="nowrap">
-                  <Badge size="sm" variant="light" color="orange" tt="none">
+                  <Badge
+                    size="sm"
+                    variant="light"
+                    color="orange"
+                    tt="none"
+                    c="light-dark(var(--mantine-color-orange-9), var(--mantine-color-orange-2))"
+                  >
                     Prioridad: {t.priorities.name}
                   </Badge>
                   <Badge size="sm" variant="outline" color="gray" tt="none">
