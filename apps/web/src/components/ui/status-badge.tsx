@@ -9,6 +9,14 @@ const colors: Record<string, [string, string]> = {
   Desconocido: ['var(--mantine-color-yellow-0)', '#7a4d00'],
 };
 
+/**
+ * Text colour for a light badge of `color` that keeps a 4.5:1 contrast in both schemes: the
+ * darkest shade darkened further on the light tint (orange-9 alone gives 3.6:1), a light shade
+ * on the dark one. Pass it as the badge's `c`.
+ */
+export const readableBadgeText = (color: string) =>
+  `light-dark(color-mix(in srgb, var(--mantine-color-${color}-9), black 35%), var(--mantine-color-${color}-2))`;
+
 /** SPEC §3: 1 Activo, 2 Inactivo, anything else Desconocido. */
 export function StatusBadge({ statusId }: { statusId: number }) {
   const name = recordStatusName(statusId);

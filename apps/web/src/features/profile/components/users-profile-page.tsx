@@ -28,6 +28,7 @@ import { useState, type FormEvent } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { FileDrop, type FileDropRejection } from '@/components/ui/file-drop.tsx';
 import { EmptyIllustration } from '@/components/ui/illustrations.tsx';
+import { readableBadgeText } from '@/components/ui/status-badge.tsx';
 import { isApiError } from '@/lib/api-client.ts';
 import { notifyError, notifySuccess, notifyWarning } from '@/lib/notify.ts';
 import { fullName, replaceToken, startSession, useSession, type Session } from '@/lib/session.ts';
@@ -467,13 +468,7 @@ function LastTicketsCard() {
                   #{t.id}
                 </Text>
                 <Group gap={4} wrap="nowrap">
-                  <Badge
-                    size="sm"
-                    variant="light"
-                    color="orange"
-                    tt="none"
-                    c="light-dark(var(--mantine-color-orange-9), var(--mantine-color-orange-2))"
-                  >
+                  <Badge size="sm" variant="light" color="orange" tt="none" c={readableBadgeText('orange')}>
                     Prioridad: {t.priorities.name}
                   </Badge>
                   <Badge size="sm" variant="outline" color="gray" tt="none">

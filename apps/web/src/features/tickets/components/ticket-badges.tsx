@@ -1,4 +1,5 @@
 import { Badge } from '@mantine/core';
+import { readableBadgeText } from '@/components/ui/status-badge.tsx';
 
 const priorityColors: Record<string, string> = { baja: 'gray', media: 'blue', alta: 'orange', urgente: 'red' };
 
@@ -10,8 +11,7 @@ export function PriorityBadge({ name }: { name: string }) {
       variant="light"
       radius="sm"
       tt="none"
-      // The darkest shade on the light tint (lightest on the dark one) keeps a 4.5:1 contrast in both schemes.
-      c={`light-dark(var(--mantine-color-${color}-9), var(--mantine-color-${color}-2))`}
+      c={readableBadgeText(color)}
       style={{ minWidth: 'max-content' }}
     >
       {name}
