@@ -234,7 +234,9 @@ test('with the stream blocked, polling still brings the assignment within the 60
 
   await bell(agentePage).click();
   await expect(agentePage.getByTestId('notification-dropdown').getByText('Cada minuto')).toBeVisible();
-  await expect(agentePage.getByTestId('notification-dropdown').getByText(`Ticket #${ticketId}`)).toBeVisible();
+  await expect(
+    agentePage.getByTestId('notification-dropdown').getByText(`Ticket #${ticketId}`, { exact: true }),
+  ).toBeVisible();
 
   await agenteContext.close();
   await adminContext.close();

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { up as caseInsensitiveAccounts } from '../src/db/migrations/0004-case-insensitive-accounts.ts';
-import { hashPassword } from '../src/modules/auth/passwords.ts';
+import { hashPassword } from '../src/lib/passwords.ts';
 import { createTestApp, dialects, type TestApp } from './helper.ts';
 
 describe.each(dialects)('hardening on %s', (dialect) => {

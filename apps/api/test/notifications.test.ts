@@ -71,6 +71,8 @@ describe.each(dialects)('notifications API on %s', (dialect) => {
       visible: 1,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
       timestamp: Date.parse(item.created_at),
+      actor_name: null,
+      ticket_name: ticketId ? expect.any(String) : null,
     });
     expect(JSON.stringify(body)).not.toMatch(/user_id/);
 

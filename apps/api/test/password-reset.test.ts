@@ -1,6 +1,6 @@
 import { PASSWORD_RESET_MSG } from '@portal/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { hashPassword } from '../src/modules/auth/passwords.ts';
+import { hashPassword } from '../src/lib/passwords.ts';
 import { createTestApp, dialects, type TestApp } from './helper.ts';
 import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from './smtp-receiver.ts';
 

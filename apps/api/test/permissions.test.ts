@@ -1,7 +1,7 @@
 import { catalogResourceNames, permissionFlags, SECTIONS, type PermissionFlag } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../src/db/database.ts';
-import { hashPassword } from '../src/modules/auth/passwords.ts';
+import { hashPassword } from '../src/lib/passwords.ts';
 import { createTestApp, dialects, type TestApp } from './helper.ts';
 
 /** A valid body for each resource's create and update, so only the permission can refuse it. */

@@ -7,7 +7,7 @@ import { loadConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
 import { seedIfEmpty } from '../src/db/seed.ts';
-import { verifyPassword } from '../src/modules/auth/passwords.ts';
+import { verifyPassword } from '../src/lib/passwords.ts';
 import { createTestApp, dialects } from './helper.ts';
 
 describe.each(dialects)('seed on %s', (dialect) => {

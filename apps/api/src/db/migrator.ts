@@ -8,6 +8,7 @@ import * as attachmentsAndExample from './migrations/0005-attachments-and-exampl
 import * as cacheInvalidation from './migrations/0006-cache-invalidation.ts';
 import * as ticketEventsAndSorting from './migrations/0007-ticket-events-and-sorting.ts';
 import * as auditLogScreen from './migrations/0008-audit-log-screen.ts';
+import * as notificationActor from './migrations/0009-notification-actor.ts';
 import * as dashboard from './migrations/0010-dashboard.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
@@ -22,6 +23,7 @@ const migrations: Record<string, DialectMigration> = {
   '0006-cache-invalidation': cacheInvalidation,
   '0007-ticket-events-and-sorting': ticketEventsAndSorting,
   '0008-audit-log-screen': auditLogScreen,
+  '0009-notification-actor': notificationActor,
   '0010-dashboard': dashboard,
 };
 

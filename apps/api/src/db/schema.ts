@@ -175,6 +175,8 @@ export interface NotificationsTable {
   title: string;
   message: string;
   type: 'info' | 'success' | 'warning' | 'error';
+  /** The user whose action caused it (migration 0009); null for older rows. */
+  actor_id: ColumnType<number | null, number | null | undefined, number | null>;
   viewed: ColumnType<Flag, Flag | undefined, Flag>;
   visible: ColumnType<Flag, Flag | undefined, Flag>;
   created_at: Timestamp;

@@ -1,6 +1,6 @@
 import { RECORD_STATUS } from '@portal/contract';
 import type { Kysely, Transaction } from 'kysely';
-import { hashPassword } from '../modules/auth/passwords.ts';
+import { hashPassword } from '../lib/passwords.ts';
 import { nowIso, type Database } from './database.ts';
 import type { DB } from './schema.ts';
 import { seedDemoTickets } from './seed-tickets.ts';

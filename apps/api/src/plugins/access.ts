@@ -1,27 +1,15 @@
-import type { PermissionFlag, SectionName } from '@portal/contract';
 import { MSG } from '@portal/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError, forbidden, unauthorized } from '../lib/http-error.ts';
-import type { Services } from '../services.ts';
-import type { TokenClaims } from '../modules/auth/tokens.ts';
-import type { AuthUserRow } from '../modules/users/users.repository.ts';
+import type {
+  Access,
+  AccessClaims as TokenClaims,
+  AccessServices as Services,
+  AccessUser as AuthUserRow,
+} from './access.types.ts';
 
-/**
- * Who may call a route. Every /api route declares one; the hook below is the
- * single place that enforces it.
- * - `public`: anyone.
- * - `authenticated`: any signed-in, active user.
- * - a section and flag: the role must hold that flag (r list/read, w create,
- *   u update, d change-status); `unlessSelf` names a route param that, when it
- *   is the caller's own id, grants access without the section.
- * - `anyOf`: any one of several section flags.
- */
-export type Access =
-  | 'public'
-  | 'authenticated'
-  | { section: SectionName; flag: PermissionFlag; unlessSelf?: string }
-  | { anyOf: { section: SectionName; flag: PermissionFlag }[] };
+export type { Access, AccessClaims, AccessServices, AccessUser } from './access.types.ts';
 
 export interface AuthContext {
   user: AuthUserRow;

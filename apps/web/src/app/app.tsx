@@ -2,8 +2,10 @@ import { MantineProvider } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { onSessionLost } from '@/lib/api-client.ts';
+import { colorSchemeManager } from '@/lib/color-scheme.ts';
 import { notifyWarning } from '@/lib/notify.ts';
 import { clearSession, getSession } from '@/lib/session.ts';
+import classes from './app.module.css';
 import { createAppRouter } from './router.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
 
@@ -13,15 +15,20 @@ const Notifications = lazy(() => import('@mantine/notifications').then((m) => ({
 // SPEC §4: a 401 or an HTML answer clears the session; the guards then show /login.
 onSessionLost((message) => {
   if (getSession()) notifyWarning(message, 'Inicia sesión para continuar', 3000);
-  clearSession();
+  clearSession('expired');
 });
 
 export function App() {
   const [router] = useState(createAppRouter);
   return (
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      colorSchemeManager={colorSchemeManager}
+      defaultColorScheme="auto"
+    >
       <Suspense fallback={null}>
-        <Notifications position="top-right" limit={4} zIndex={1000} />
+        <Notifications position="top-right" limit={4} zIndex={1000} className={classes.toasts} />
       </Suspense>
       <RouterProvider router={router} />
     </MantineProvider>

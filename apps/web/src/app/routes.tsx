@@ -55,6 +55,6 @@ export const screens: Screen[] = [
   { path: paths.generalTickets, access: 'permission', load: () => import('@/features/tickets/components/general-tickets-page.tsx') },
   { path: paths.recordTickets, access: 'permission', load: () => import('@/features/tickets/components/record-tickets-page.tsx') },
   { path: paths.workload, access: 'permission', load: () => import('@/features/workload/components/workload-page.tsx') },
-  { path: paths.example, access: 'permission', load: () => import('@/features/example/components/example-page.tsx') },
+  { path: paths.example, access: 'permission', load: () => import('@/app/example/example-page.tsx') },
   { path: paths.dashboard, access: 'permission', load: () => import('@/features/dashboard/components/dashboard-page.tsx') },
 ];

@@ -22,13 +22,22 @@ interface RecordResponse<R> {
   data: R;
 }
 
-/** Where select options come from: record statuses or a resource's active records. */
-export type OptionSource = 'statuses' | CatalogResourceName;
+/** Where select options come from: record statuses, a resource's active records, or the privileged users. */
+export type OptionSource = 'statuses' | 'supervisors' | CatalogResourceName;
+
+const optionsPath = (source: OptionSource) =>
+  source === 'statuses'
+    ? '/statuses'
+    : source === 'supervisors'
+      ? '/users/active-records?privileged=1'
+      : `/${source}/active-records`;
 
 export const resourceKeys = {
   all: (resource: CatalogResourceName) => ['resource', resource] as const,
   list: (resource: CatalogResourceName, params: ListParams) => ['resource', resource, 'list', params] as const,
-  options: (source: OptionSource) => ['options', source] as const,
+  // The privileged users sit under the users' key: a change to users refreshes both.
+  options: (source: OptionSource) =>
+    source === 'supervisors' ? ['options', 'users', 'privileged'] : ['options', source],
 };
 
 export const resourceListQuery = <N extends CatalogResourceName>(resource: N, params: ListParams) =>
@@ -54,8 +63,7 @@ export const optionsQuery = (source: OptionSource) =>
     queryKey: resourceKeys.options(source),
     queryFn: async ({ signal }): Promise<TOption[]> => {
       try {
-        const path = source === 'statuses' ? '/statuses' : `/${source}/active-records`;
-        const body = await api.get<TOption[] | { data?: TOption[] }>(path, { signal });
+        const body = await api.get<TOption[] | { data?: TOption[] }>(optionsPath(source), { signal });
         return Array.isArray(body) ? body : (body.data ?? []);
       } catch {
         return [];

@@ -51,12 +51,42 @@ export function replaceToken(token: string): void {
   emit();
 }
 
-/** Removes token, user and userId (SPEC §4); guards then send the browser to /login. */
-export function clearSession(): void {
+const END_REASON_KEY = 'sessionEndReason';
+
+/**
+ * Removes token, user and userId (SPEC §4); guards then send the browser to /login.
+ * `'expired'` when the session ended on its own (expiry, a refused token), so
+ * /login can say why; a sign-out passes nothing.
+ */
+export function clearSession(reason?: 'expired'): void {
+  if (reason && current !== null) {
+    try {
+      window.sessionStorage.setItem(END_REASON_KEY, reason);
+    } catch {
+      // Storage unavailable: /login just says nothing.
+    }
+  }
   removeStorage(storageKeys.token, storageKeys.user, storageKeys.userId);
   if (current === null) return;
   current = null;
   emit();
+}
+
+/** Why the last session of this tab ended, when it ended on its own (read by /login). */
+export function sessionEndReason(): 'expired' | null {
+  try {
+    return window.sessionStorage.getItem(END_REASON_KEY) === 'expired' ? 'expired' : null;
+  } catch {
+    return null;
+  }
+}
+
+export function forgetSessionEndReason(): void {
+  try {
+    window.sessionStorage.removeItem(END_REASON_KEY);
+  } catch {
+    // see clearSession
+  }
 }
 
 /** A session whose token has not expired (a token without a readable expiry counts as expired). */

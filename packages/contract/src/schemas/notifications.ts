@@ -38,6 +38,10 @@ export const ZNotification = z.object({
   visible: z.number(),
   created_at: z.string(),
   timestamp: z.number(),
+  /** Who acted ('Diego Hernández'); null when unknown (older notifications, a removed user). */
+  actor_name: z.string().nullable(),
+  /** The ticket's name ('Falla en montacargas'); null when it has no ticket. */
+  ticket_name: z.string().nullable(),
 });
 export type TNotification = z.infer<typeof ZNotification>;
 

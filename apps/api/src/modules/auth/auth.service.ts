@@ -4,7 +4,7 @@ import { HttpError } from '../../lib/http-error.ts';
 import { RATE_LIMITS, tooManyAttempts, type RateLimiter } from '../../lib/rate-limiter.ts';
 import type { AuditRepository } from '../audit/audit.repository.ts';
 import type { AuthUserRow, UsersRepository } from '../users/users.repository.ts';
-import { burnPasswordCheck, verifyPassword } from './passwords.ts';
+import { burnPasswordCheck, verifyPassword } from '../../lib/passwords.ts';
 import type { RevokedTokensRepository } from './revoked-tokens.repository.ts';
 import type { TokenClaims, TokenService } from './tokens.ts';
 

@@ -1,7 +1,7 @@
 import { SECTIONS, type CatalogResourceName } from '@portal/contract';
 import type { DB } from '../../db/schema.ts';
-import type { Access } from '../../plugins/access.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import type { Access } from '../../plugins/access.types.ts';
+import { hashPassword } from '../../lib/passwords.ts';
 
 type TableName = keyof DB;
 
@@ -35,6 +35,8 @@ export interface CatalogDefinition {
   optionsAccess: Access;
   /** SQL for an option's label (default `t.name`). */
   optionLabel?: string;
+  /** Whether `active-records?privileged=1` narrows the options to users of a privileged (is_supervisor) role. */
+  hasPrivilegedOptions?: boolean;
   /** Turns validated input into column values (e.g. hashes a password). */
   prepare?: (input: Record<string, unknown>) => Promise<Record<string, unknown>>;
   /** Whether a write changes who may do what (the permission cache is dropped). */
@@ -149,6 +151,7 @@ export const catalogDefinitions: CatalogDefinition[] = [
     unique: [['username'], ['email']],
     // `Admin` may not sit beside `admin`; e-mails are stored lower-cased (migration 0004).
     uniqueIgnoringCase: ['username', 'email'],
+    hasPrivilegedOptions: true,
     optionsAccess: {
       anyOf: [
         { section: SECTIONS.users, flag: 'r' },

@@ -104,12 +104,18 @@ export function createCatalogRepository(database: Database, def: CatalogDefiniti
       return Number(result.numUpdatedRows) > 0;
     },
 
-    async activeOptions(): Promise<{ id: number; name: string }[]> {
+    async activeOptions({ isPrivilegedOnly = false } = {}): Promise<{ id: number; name: string }[]> {
       const label = def.optionLabel ?? 't.name';
       const rows = await db
         .selectFrom(`${def.table} as t`)
         .select(['t.id', sql<string>`${sql.raw(label)}`.as('name')])
         .where('t.status_id', '=', RECORD_STATUS.active)
+        .$if(isPrivilegedOnly, (q) =>
+          q
+            .innerJoin('roles as privileged_role', 'privileged_role.id', 't.role_id')
+            .where('privileged_role.is_supervisor', '=', 1)
+            .where('privileged_role.status_id', '=', RECORD_STATUS.active),
+        )
         .orderBy('name')
         .execute();
       return rows.map((r) => ({ id: Number(r.id), name: String(r.name) }));

@@ -14,6 +14,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../plugins/access.ts';
+import { z } from 'zod';
 import type { Services } from '../../services.ts';
 import { catalogDefinitionOf } from './catalog.definitions.ts';
 import type { CatalogActor } from './catalog.service.ts';
@@ -66,10 +67,20 @@ function registerResource(
         schema: {
           tags,
           summary: 'Registros activos como opciones { id, name }',
+          ...(def.hasPrivilegedOptions && {
+            description: 'Con `privileged=1`, solo los usuarios de un rol privilegiado (supervisores).',
+            querystring: z.object({ privileged: z.enum(['0', '1']).optional() }),
+          }),
           response: { 200: ZOptionsResponse, ...errors },
         },
       },
-      async () => ({ status: true as const, data: await catalogs.options(resource) }),
+      async (request) => {
+        const query = (request.query ?? {}) as { privileged?: '0' | '1' };
+        return {
+          status: true as const,
+          data: await catalogs.options(resource, { isPrivilegedOnly: query.privileged === '1' }),
+        };
+      },
     );
   }
 

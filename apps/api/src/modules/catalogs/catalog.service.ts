@@ -131,7 +131,10 @@ export function createCatalogService(
       return reread({ resource, action: 'status_changed', before: current, input: { status_id: next }, actor }, id);
     },
 
-    options: (resource: CatalogResourceName) => get(resource).repo.activeOptions(),
+    options: (resource: CatalogResourceName, filter: { isPrivilegedOnly?: boolean } = {}) =>
+      get(resource).repo.activeOptions({
+        isPrivilegedOnly: !!filter.isPrivilegedOnly && !!get(resource).def.hasPrivilegedOptions,
+      }),
   };
 }
 export type CatalogService = ReturnType<typeof createCatalogService>;

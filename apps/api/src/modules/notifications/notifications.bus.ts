@@ -1,8 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../../db/database.ts';
-import type { Executor } from './notifications.repository.ts';
+import { pgNotify, type Executor } from './notifications.repository.ts';
 
 /** The PostgreSQL channel every API process listens on; its payload is a recipient's user id. */
 export const NOTIFY_CHANNEL = 'portal_notifications';
@@ -284,7 +283,7 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
 
   return {
     async signal(userId, executor) {
-      await sql`select pg_notify(${NOTIFY_CHANNEL}, ${String(userId)})`.execute(executor);
+      await pgNotify(executor, NOTIFY_CHANNEL, String(userId));
     },
     subscribe: (userId, listener) => listeners.add(userId, listener),
     onInvalidate: (listener) => invalidations.add(listener),
@@ -294,7 +293,7 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
     },
     canCache: () => client !== null && Date.now() >= noCacheUntil,
     async signalTicket(change, executor) {
-      await sql`select pg_notify(${TICKET_CHANNEL}, ${encodeTicketChange(change)})`.execute(executor);
+      await pgNotify(executor, TICKET_CHANNEL, encodeTicketChange(change));
     },
     subscribeTickets: (listener) => ticketListeners.add(listener),
     async start(logger) {

@@ -1,5 +1,5 @@
 import type { TNotification } from '@portal/contract';
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { nowIso, type Database } from '../../db/database.ts';
 import type { DB, NotificationsTable } from '../../db/schema.ts';
 
@@ -9,9 +9,35 @@ type NotificationRow = Selectable<NotificationsTable>;
 /** A query executor: the database or an open transaction. */
 export type Executor = Kysely<DB>;
 
-const columns = ['id', 'ticket_id', 'title', 'message', 'type', 'viewed', 'visible', 'created_at'] as const;
+const columns = [
+  'n.id',
+  'n.ticket_id',
+  'n.title',
+  'n.message',
+  'n.type',
+  'n.viewed',
+  'n.visible',
+  'n.created_at',
+  'actor.name as actor_first_name',
+  'actor.last_name as actor_last_name',
+  'ticket.name as ticket_name',
+] as const;
 
-export function toNotification(row: Omit<NotificationRow, 'user_id'>): TNotification {
+/** Sends a PostgreSQL NOTIFY through `executor`: inside a transaction it is delivered when that commits. */
+export async function pgNotify(executor: Executor, channel: string, payload: string): Promise<void> {
+  await sql`select pg_notify(${channel}, ${payload})`.execute(executor);
+}
+
+/** Reads join who acted and the ticket's name. */
+const readable = 'notifications as n' as const;
+
+type ReadRow = Omit<NotificationRow, 'user_id' | 'actor_id'> & {
+  actor_first_name?: string | null;
+  actor_last_name?: string | null;
+  ticket_name?: string | null;
+};
+
+export function toNotification(row: ReadRow): TNotification {
   return {
     id: row.id,
     ticket_id: row.ticket_id,
@@ -22,6 +48,8 @@ export function toNotification(row: Omit<NotificationRow, 'user_id'>): TNotifica
     visible: Number(row.visible),
     created_at: row.created_at,
     timestamp: Date.parse(row.created_at),
+    actor_name: row.actor_first_name ? `${row.actor_first_name} ${row.actor_last_name ?? ''}`.trim() : null,
+    ticket_name: row.ticket_name ?? null,
   };
 }
 
@@ -30,6 +58,14 @@ export function toNotification(row: Omit<NotificationRow, 'user_id'>): TNotifica
  * to one `user_id`, so a caller can never reach another user's rows.
  */
 export function createNotificationsRepository({ db }: Database) {
+  /** Notifications with the name of who acted and of their ticket. */
+  const readQuery = () =>
+    db
+      .selectFrom(readable)
+      .leftJoin('users as actor', 'actor.id', 'n.actor_id')
+      .leftJoin('tickets as ticket', 'ticket.id', 'n.ticket_id')
+      .select(columns);
+
   return {
     /** Stores one notification for its recipient (`user_id`) and returns its id. */
     async create(notification: NewNotification, trx: Executor = db): Promise<number> {
@@ -43,12 +79,10 @@ export function createNotificationsRepository({ db }: Database) {
 
     /** The newest unread notifications, newest first. */
     async listUnread(userId: number, limit: number): Promise<TNotification[]> {
-      const rows = await db
-        .selectFrom('notifications')
-        .select(columns)
-        .where('user_id', '=', userId)
-        .where('visible', '=', 1)
-        .orderBy('id', 'desc')
+      const rows = await readQuery()
+        .where('n.user_id', '=', userId)
+        .where('n.visible', '=', 1)
+        .orderBy('n.id', 'desc')
         .limit(limit)
         .execute();
       return rows.map(toNotification);
@@ -66,13 +100,11 @@ export function createNotificationsRepository({ db }: Database) {
 
     /** Unread notifications newer than `afterId`, oldest first: what a live stream has not sent yet. */
     async listUnreadAfter(userId: number, afterId: number, limit: number): Promise<TNotification[]> {
-      const rows = await db
-        .selectFrom('notifications')
-        .select(columns)
-        .where('user_id', '=', userId)
-        .where('visible', '=', 1)
-        .where('id', '>', afterId)
-        .orderBy('id', 'asc')
+      const rows = await readQuery()
+        .where('n.user_id', '=', userId)
+        .where('n.visible', '=', 1)
+        .where('n.id', '>', afterId)
+        .orderBy('n.id', 'asc')
         .limit(limit)
         .execute();
       return rows.map(toNotification);
@@ -80,12 +112,10 @@ export function createNotificationsRepository({ db }: Database) {
 
     /** All notifications, read or not, newest first, one page before the cursor. */
     async listHistory(userId: number, limit: number, beforeId?: number): Promise<TNotification[]> {
-      const rows = await db
-        .selectFrom('notifications')
-        .select(columns)
-        .where('user_id', '=', userId)
-        .$if(beforeId !== undefined, (qb) => qb.where('id', '<', beforeId!))
-        .orderBy('id', 'desc')
+      const rows = await readQuery()
+        .where('n.user_id', '=', userId)
+        .$if(beforeId !== undefined, (qb) => qb.where('n.id', '<', beforeId!))
+        .orderBy('n.id', 'desc')
         .limit(limit)
         .execute();
       return rows.map(toNotification);

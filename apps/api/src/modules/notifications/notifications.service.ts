@@ -102,6 +102,7 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
       return create(
         {
           user_id: input.recipientId,
+          actor_id: input.actorId,
           ticket_id: input.ticketId,
           title: NOTIFICATION_TEXT.title(input.ticketId),
           message: input.message,

@@ -4,7 +4,7 @@ import { HttpError } from '../../lib/http-error.ts';
 import type { MailLog, Mailer } from '../../lib/mailer.ts';
 import { RATE_LIMITS, tooManyAttempts, type RateLimitPolicy, type RateLimiter } from '../../lib/rate-limiter.ts';
 import type { AuditRepository } from '../audit/audit.repository.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { hashPassword } from '../../lib/passwords.ts';
 import { passwordChangedMail, resetCodeMail } from './password-reset.mails.ts';
 import type { PasswordResetRepository } from './password-reset.repository.ts';
 

@@ -12,7 +12,7 @@ import {
 import type { z } from 'zod';
 import { forbidden, HttpError, notFound, type FieldErrors } from '../../lib/http-error.ts';
 import type { AuditRepository } from '../audit/audit.repository.ts';
-import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import type { TokenService } from '../auth/tokens.ts';
 import type { CatalogService } from '../catalogs/catalog.service.ts';
 import type { PermissionsRepository } from '../permissions/permissions.repository.ts';

@@ -15,7 +15,7 @@ import { countRows, pageMeta, paginate } from '../../db/paging.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
 import { ATTR, COUNT_KIND, syncTicketIndex } from '../../db/ticket-derivations.ts';
 import { fts5Body, parseTicketSearch, tsqueryWords, type TicketSearch } from './ticket-search.ts';
-import { createTicketListQueries, hasFilters, isIdOrder, type ListSpec } from './ticket-list-query.ts';
+import { createTicketListQueries, hasFilters, isIdOrder, type ListSpec } from './ticket-list.repository.ts';
 import { activeUsers, selectUserSummary, toUserSummary } from '../users/user-summaries.ts';
 
 /** Which tickets a list shows: all, or those the user created or is assigned to (DESIGN.md). */
@@ -78,7 +78,7 @@ export function createTicketsRepository(database: Database) {
     sort: filter.sort ?? DEFAULT_TICKET_SORT,
   });
 
-  /** The plain lists (newest first, no filter) keep their own paths below; the rest go to ticket-list-query.ts. */
+  /** The plain lists (newest first, no filter) keep their own paths below; the rest go to ticket-list.repository.ts. */
   const isPlain = (filter: TicketFilter) => {
     const sort = filter.sort ?? DEFAULT_TICKET_SORT;
     return !hasFilters(filter.filters ?? {}) && isIdOrder(sort) && sort.dir === 'desc';
@@ -467,7 +467,7 @@ export function createTicketsRepository(database: Database) {
      * the details of those ids only. Without a search the total comes from the
      * counters; with one it is counted up to TICKET_COUNT_CAP and then flagged
      * as a lower bound (ARCHITECTURE.md, "Tickets at scale"). Filters and sorts
-     * other than newest first: ticket-list-query.ts.
+     * other than newest first: ticket-list.repository.ts.
      */
     async list(filter: TicketFilter, { page, per_page }: Pick<TTicketListQuery, 'page' | 'per_page'>) {
       const offset = (page - 1) * per_page;

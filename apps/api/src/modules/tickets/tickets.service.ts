@@ -270,6 +270,7 @@ export function createTicketsService({ database, tickets, events, permissions, n
           await notifications.create(
             {
               user_id: assigneeId,
+              actor_id: actor.id,
               ticket_id: id,
               title: TICKET_MSG.assignmentTitle(id),
               message: TICKET_MSG.assignmentMessage,

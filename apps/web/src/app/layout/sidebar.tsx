@@ -76,11 +76,7 @@ export function Sidebar({ isExpanded, isLocked, isMobile, onToggleLock, onCloseD
         </nav>
       </AppShell.Section>
 
-      <AppShell.Section
-        p={isExpanded ? 'sm' : 0}
-        pb="md"
-        style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}
-      >
+      <AppShell.Section className={classes.footer} p={isExpanded ? 'sm' : 0} pb="md">
         <Box pt="xs">
           <Leaf item={logoutItem} isExpanded={isExpanded} color="red" />
         </Box>
@@ -132,7 +128,7 @@ function Leaf({ item, isExpanded, color }: { item: MenuItem; isExpanded: boolean
 
   if (!isExpanded) {
     return (
-      <Tooltip label={name} position="right" offset={12}>
+      <Tooltip label={name} position="right" offset={12} events={{ hover: true, focus: true, touch: false }}>
         <Box
           {...(linkProps as object)}
           className={classes.iconLink}

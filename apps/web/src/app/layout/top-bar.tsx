@@ -1,15 +1,40 @@
-import { ActionIcon, Burger, Divider, Group, Menu, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Burger,
+  Divider,
+  Group,
+  Menu,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+  Tooltip,
+  useMantineColorScheme,
+} from '@mantine/core';
 import { useFullscreenDocument } from '@mantine/hooks';
 import { DEFAULT_AVATAR_URL } from '@portal/contract';
 import { useQuery } from '@tanstack/react-query';
-import { IconLogout, IconMaximize, IconMinimize, IconSettings, IconUserCircle } from '@tabler/icons-react';
+import {
+  IconCheck,
+  IconDeviceDesktop,
+  IconLogout,
+  IconMaximize,
+  IconMinimize,
+  IconMoon,
+  IconSettings,
+  IconSun,
+  IconUserCircle,
+} from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import { DEFAULT_MENU_ICON, DEFAULT_MENU_NAME, entryForPath } from '@/config/menu.ts';
 import { paths } from '@/config/paths.ts';
 import { UserAvatar } from '@/components/ui/user-avatar.tsx';
 import { NotificationBell } from '@/features/notifications/components/notification-bell.tsx';
 import { imageQuery } from '@/features/profile/api/profile-api.ts';
+import { colorSchemeOptions } from '@/lib/color-scheme.ts';
 import { fullName, useSession } from '@/lib/session.ts';
+
+const schemeIcons = { light: IconSun, dark: IconMoon, auto: IconDeviceDesktop };
 
 export function TopBar({ isDrawerOpen, onToggleDrawer }: { isDrawerOpen: boolean; onToggleDrawer: () => void }) {
   const session = useSession();
@@ -68,7 +93,7 @@ export function TopBar({ isDrawerOpen, onToggleDrawer }: { isDrawerOpen: boolean
             </Text>
           </Stack>
         </Group>
-        <Menu position="bottom-end" width={180} shadow="md">
+        <Menu position="bottom-end" width={200} shadow="md">
           <Menu.Target>
             <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Configuración de la cuenta">
               <IconSettings size={20} stroke={1.7} />
@@ -78,12 +103,44 @@ export function TopBar({ isDrawerOpen, onToggleDrawer }: { isDrawerOpen: boolean
             <Menu.Item component={Link} to={paths.usersProfile} leftSection={<IconUserCircle size={16} />}>
               Perfil
             </Menu.Item>
+            <ColorSchemeItems />
+            <Menu.Divider />
             <Menu.Item component={Link} to={paths.logout} color="red" leftSection={<IconLogout size={16} />}>
               Salir
             </Menu.Item>
           </Menu.Dropdown>
         </Menu>
       </Group>
+    </>
+  );
+}
+
+/** Claro / Oscuro / Sistema in the gear menu: a radio group, remembered per browser. */
+function ColorSchemeItems() {
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  return (
+    <>
+      <Menu.Divider />
+      <Menu.Label id="color-scheme-label">Tema</Menu.Label>
+      <div role="group" aria-labelledby="color-scheme-label">
+        {colorSchemeOptions.map(({ value, label }) => {
+          const Icon = schemeIcons[value];
+          const isChecked = colorScheme === value;
+          return (
+            <Menu.Item
+              key={value}
+              // Mantine gives every item role="menuitem"; these three are a radio group.
+              renderRoot={(props) => <button type="button" {...props} role="menuitemradio" aria-checked={isChecked} />}
+              closeMenuOnClick={false}
+              leftSection={<Icon size={16} />}
+              rightSection={isChecked ? <IconCheck size={14} aria-hidden /> : null}
+              onClick={() => setColorScheme(value)}
+            >
+              {label}
+            </Menu.Item>
+          );
+        })}
+      </div>
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { Alert, Box, Center, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import classes from './auth-frame.module.css';
 import { LogoMark } from './logo.tsx';
 
 /** The card of the public screens (/login and password recovery): logo, title, subtitle, footer. */
@@ -18,15 +19,7 @@ export function AuthFrame({
   children: ReactNode;
 }) {
   return (
-    <Box
-      mih="100dvh"
-      style={{
-        display: 'flex',
-        flexDirection: 'column',
-        background:
-          'linear-gradient(160deg, var(--mantine-color-brand-0) 0%, var(--mantine-color-gray-0) 45%, var(--mantine-color-gray-1) 100%)',
-      }}
-    >
+    <Box mih="100dvh" className={classes.frame}>
       <Center component="main" style={{ flex: 1 }} p="md">
         <Paper withBorder shadow="md" radius="lg" p={{ base: 'lg', sm: 36 }} w="100%" maw={maxWidth}>
           <Stack gap="md">
@@ -35,7 +28,7 @@ export function AuthFrame({
               <Title order={1} size="h2" ta="center" mt="xs">
                 {title}
               </Title>
-              <Text c="gray.7" size="sm" ta="center">
+              <Text c="dimmed" size="sm" ta="center">
                 {description}
               </Text>
             </Stack>
@@ -43,7 +36,7 @@ export function AuthFrame({
           </Stack>
         </Paper>
       </Center>
-      <Text component="footer" size="xs" c="gray.7" ta="center" pb="md">
+      <Text component="footer" size="xs" c="dimmed" ta="center" pb="md">
         © {new Date().getFullYear()} Portal de tickets. Todos los derechos reservados.
       </Text>
     </Box>

@@ -140,7 +140,8 @@ export function DataTable<R>({
                   ))}
                 </Table.Tr>
               ))
-            ) : rows.length === 0 ? (
+            ) : rows.length === 0 && error ? null : rows.length === 0 ? (
+              // A failed load shows only its notice above: an empty illustration would say there is nothing.
               <Table.Tr>
                 <Table.Td colSpan={columns.length}>
                   <EmptyState title={emptyTitle} hint={emptyHint} isCompact={isInModal} />

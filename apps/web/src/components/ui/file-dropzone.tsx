@@ -1,9 +1,8 @@
-import '@mantine/dropzone/styles.css';
 import { ActionIcon, Alert, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
-import { Dropzone, type FileRejection } from '@mantine/dropzone';
 import { ATTACHMENT_MSG, MAX_FILES_PER_UPLOAD, formatBytes, tooManyFilesMessage } from '@portal/contract';
 import { IconAlertTriangle, IconCloudUpload, IconFileTypePdf, IconPhoto, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
+import { FileDrop, type FileDropRejection } from './file-drop.tsx';
 
 /** pdf, jpg/jpeg and png (SPEC §2): checked by type or by extension, as the browser reports either. */
 export const DOCUMENT_ACCEPT: Record<string, string[]> = {
@@ -61,19 +60,13 @@ export function FileDropzone({
     onChange([...value, ...files]);
   };
 
-  const reject = (rejections: FileRejection[]) => {
-    const codes = new Set(rejections.flatMap((r) => r.errors.map((e) => e.code)));
-    const messages: string[] = [];
-    if (codes.has('too-many-files')) {
-      messages.push(tooManyFilesMessage(maxFiles));
-    }
-    if (codes.has('file-invalid-type')) messages.push(ATTACHMENT_MSG.invalidFormat);
-    for (const r of rejections) {
-      if (maxSize && r.errors.some((e) => e.code === 'file-too-large')) {
-        messages.push(ATTACHMENT_MSG.tooLarge(r.file.name, maxSize));
-      }
-    }
-    setProblems(messages.length > 0 ? messages : [ATTACHMENT_MSG.invalidFormat]);
+  const reject = (reason: FileDropRejection, files: File[]) => {
+    if (reason === 'too-many-files') setProblems([tooManyFilesMessage(maxFiles)]);
+    else if (reason === 'file-invalid-type') setProblems([ATTACHMENT_MSG.invalidFormat]);
+    else
+      setProblems(
+        files.filter((f) => maxSize && f.size > maxSize).map((f) => ATTACHMENT_MSG.tooLarge(f.name, maxSize!)),
+      );
   };
 
   const remove = (index: number) => {
@@ -85,30 +78,20 @@ export function FileDropzone({
 
   return (
     <Stack gap="xs">
-      <Dropzone
+      <FileDrop
         onDrop={drop}
         onReject={reject}
-        accept={accept}
-        maxSize={maxSize}
-        multiple
-        disabled={disabled}
-        loading={loading}
-        radius="md"
+        accept={Object.keys(accept)}
+        maxSize={maxSize ?? Number.MAX_SAFE_INTEGER}
+        maxFiles={maxFiles}
+        loading={loading || disabled}
         p="md"
         aria-label={label}
         data-testid="file-dropzone"
         data-full={isFull || undefined}
       >
         <Group justify="center" gap="sm" wrap="nowrap" style={{ pointerEvents: 'none' }}>
-          <Dropzone.Accept>
-            <IconCloudUpload size={34} stroke={1.5} color="var(--mantine-color-blue-6)" />
-          </Dropzone.Accept>
-          <Dropzone.Reject>
-            <IconX size={34} stroke={1.5} color="var(--mantine-color-red-6)" />
-          </Dropzone.Reject>
-          <Dropzone.Idle>
-            <IconCloudUpload size={34} stroke={1.5} color="var(--mantine-color-gray-6)" />
-          </Dropzone.Idle>
+          <IconCloudUpload size={34} stroke={1.5} color="var(--mantine-color-gray-6)" aria-hidden />
           <div>
             <Text size="sm" fw={500}>
               {label}
@@ -119,7 +102,7 @@ export function FileDropzone({
             </Text>
           </div>
         </Group>
-      </Dropzone>
+      </FileDrop>
 
       {problems.length > 0 && (
         <Alert color="red" variant="light" icon={<IconAlertTriangle />} role="alert" py="xs">

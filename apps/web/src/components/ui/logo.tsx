@@ -26,7 +26,12 @@ export function Logo({ withText = true, size = 36 }: { withText?: boolean; size?
     <Group gap={10} wrap="nowrap">
       <LogoMark size={size} />
       {withText && (
-        <Text fw={700} size="md" c="brand.9" style={{ whiteSpace: 'nowrap', letterSpacing: '-0.01em' }}>
+        <Text
+          fw={700}
+          size="md"
+          c="light-dark(var(--mantine-color-brand-9), var(--mantine-color-brand-1))"
+          style={{ whiteSpace: 'nowrap', letterSpacing: '-0.01em' }}
+        >
           Portal de tickets
         </Text>
       )}

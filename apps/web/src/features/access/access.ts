@@ -2,6 +2,7 @@ import { SECTIONS } from '@portal/contract';
 import { createElement } from 'react';
 import { defineResource, statusField, type ResourceConfig } from '@/components/resource/types.ts';
 import { FlagMark } from '@/components/ui/status-badge.tsx';
+import { sectionLabel } from '@/config/sections.ts';
 
 const flag = (name: 'r' | 'w' | 'u' | 'd', header: string) => ({
   header,
@@ -80,6 +81,7 @@ export const accessTabs: AccessTab[] = [
       singular: 'sección',
       columns: [
         { header: 'Nombre', render: (s) => s.name },
+        { header: 'Descripción', render: (s) => sectionLabel(s.name) },
         { header: 'Ruta', render: (s) => s.route?.name ?? '' },
       ],
       fields: [
@@ -98,7 +100,7 @@ export const accessTabs: AccessTab[] = [
       title: 'Permisos de Secciones',
       singular: 'permiso de sección',
       columns: [
-        { header: 'Sección', render: (p) => p.section?.name ?? '' },
+        { header: 'Sección', render: (p) => (p.section ? sectionLabel(p.section.name) : '') },
         { header: 'Rol', render: (p) => p.role?.name ?? '' },
         flag('r', 'R'),
         flag('w', 'W'),

@@ -11,5 +11,7 @@ export const makeNotification = (id: number, overrides: Partial<TNotification> =
   visible: 1,
   created_at: new Date(Date.now() - 60_000).toISOString(),
   timestamp: Date.now() - 60_000,
+  actor_name: null,
+  ticket_name: null,
   ...overrides,
 });

@@ -1,3 +1,4 @@
+import { NOTIFICATION_TEXT } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { makeNotification } from './notification-fixtures.ts';
 import {
@@ -6,6 +7,7 @@ import {
   applyServerList,
   applyViewed,
   badgeLabel,
+  describeNotification,
   formatWhen,
   loadState,
   newestKnownId,
@@ -83,5 +85,29 @@ describe('notification tray rules', () => {
     expect(formatWhen(now - 5 * 60_000, now)).toBe('hace 5 minutos');
     expect(formatWhen(now - 2 * 3600_000, now)).toBe('hace 2 horas');
     expect(formatWhen(now - 86_400_000, now)).toBe('ayer');
+  });
+});
+
+describe('describeNotification', () => {
+  it('says who did what to which ticket', () => {
+    const base = { ticket_id: 61, ticket_name: 'Falla en montacargas', actor_name: 'Diego Hernández' };
+    expect(describeNotification({ ...base, message: NOTIFICATION_TEXT.assigned })).toBe(
+      'Diego Hernández te asignó el ticket #61 · Falla en montacargas',
+    );
+    expect(describeNotification({ ...base, message: NOTIFICATION_TEXT.statusChanged })).toBe(
+      'Diego Hernández cambió el estado de tu ticket #61 · Falla en montacargas',
+    );
+    expect(describeNotification({ ...base, message: NOTIFICATION_TEXT.activityAdded })).toBe(
+      'Diego Hernández registró una actividad en tu ticket #61 · Falla en montacargas',
+    );
+  });
+
+  it('falls back to the message when the actor is unknown', () => {
+    expect(
+      describeNotification({ ticket_id: 5, ticket_name: null, actor_name: null, message: NOTIFICATION_TEXT.assigned }),
+    ).toBe(NOTIFICATION_TEXT.assigned);
+    expect(
+      describeNotification({ ticket_id: null, ticket_name: null, actor_name: 'Ana', message: 'Mantenimiento' }),
+    ).toBe('Mantenimiento');
   });
 });

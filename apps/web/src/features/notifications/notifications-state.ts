@@ -1,4 +1,4 @@
-import type { TNotification } from '@portal/contract';
+import { NOTIFICATION_TEXT, type TNotification } from '@portal/contract';
 import { readStorage, storageKeys, writeStorage } from '@/lib/storage.ts';
 
 /** SPEC §9 timings and limits. */
@@ -144,3 +144,22 @@ export function formatWhen(timestamp: number, now = Date.now()): string {
 }
 
 export const formatFullDate = (timestamp: number) => absolute.format(timestamp);
+
+/** What each known message says was done, as a verb phrase after the actor's name. */
+const actions: Record<string, (ticket: string) => string> = {
+  [NOTIFICATION_TEXT.assigned]: (ticket) => `te asignó el ticket ${ticket}`,
+  [NOTIFICATION_TEXT.statusChanged]: (ticket) => `cambió el estado de tu ticket ${ticket}`,
+  [NOTIFICATION_TEXT.activityAdded]: (ticket) => `registró una actividad en tu ticket ${ticket}`,
+};
+
+/**
+ * Who did what, in one line: 'Diego Hernández te asignó el ticket #61 · Falla en
+ * montacargas'. Without an actor (older notifications) it is the message itself,
+ * followed by the ticket's name when known.
+ */
+export function describeNotification(n: Pick<TNotification, 'ticket_id' | 'message' | 'actor_name' | 'ticket_name'>) {
+  const ticket = n.ticket_id ? `#${n.ticket_id}` : '';
+  const action = actions[n.message];
+  const headline = n.actor_name && action ? `${n.actor_name} ${action(ticket).trim()}` : n.message;
+  return n.ticket_name ? `${headline} · ${n.ticket_name}` : headline;
+}

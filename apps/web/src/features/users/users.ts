@@ -35,7 +35,8 @@ export const usersConfig = defineResource({
     },
     { kind: 'select', name: 'role_id', label: 'Rol', source: 'roles', required: true },
     { kind: 'select', name: 'area_id', label: 'Área', source: 'areas' },
-    { kind: 'select', name: 'supervisor_id', label: 'Supervisor', source: 'users' },
+    // Only users of a privileged role (is_supervisor) can supervise.
+    { kind: 'select', name: 'supervisor_id', label: 'Supervisor', source: 'supervisors' },
     { kind: 'text', name: 'branch', label: 'Sucursal', rule: 'alphanumeric', maxLength: 80 },
     statusField,
   ],

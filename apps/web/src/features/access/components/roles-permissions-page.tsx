@@ -2,12 +2,17 @@ import { Paper, Tabs, Title } from '@mantine/core';
 import { useState } from 'react';
 import { ResourceScreen } from '@/components/resource/resource-screen.tsx';
 import { useSectionAccess } from '@/lib/permissions.ts';
+import { SECTIONS } from '@portal/contract';
 import { accessTabs } from '../access.ts';
+import { PermissionMatrix } from './permission-matrix.tsx';
+
+const MATRIX_TAB = 'matrix';
 
 /** /routes 'Roles y Permisos': one tab per section the role may read. */
 export default function RolesPermissionsPage() {
   const { can } = useSectionAccess();
   const tabs = accessTabs.filter((tab) => can(tab.config.section, 'r'));
+  const hasMatrix = can(SECTIONS.sectionsPermission, 'r') && can(SECTIONS.sections, 'r') && can(SECTIONS.roles, 'r');
   const [active, setActive] = useState<string | null>(tabs[0]?.value ?? null);
 
   return (
@@ -23,6 +28,7 @@ export default function RolesPermissionsPage() {
                 {tab.label}
               </Tabs.Tab>
             ))}
+            {hasMatrix && <Tabs.Tab value={MATRIX_TAB}>Matriz</Tabs.Tab>}
           </Tabs.List>
         </Paper>
         {tabs.map((tab) => (
@@ -30,6 +36,11 @@ export default function RolesPermissionsPage() {
             <ResourceScreen config={tab.config} isEmbedded />
           </Tabs.Panel>
         ))}
+        {hasMatrix && (
+          <Tabs.Panel value={MATRIX_TAB} pt="md">
+            <PermissionMatrix />
+          </Tabs.Panel>
+        )}
       </Tabs>
     </>
   );

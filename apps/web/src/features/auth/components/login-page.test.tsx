@@ -1,6 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-client.ts';
+import { clearSession, startSession } from '@/lib/session.ts';
 import { renderWithProviders } from '@/test/render.tsx';
 import LoginPage, { loginFailureText } from './login-page.tsx';
 
@@ -42,5 +43,40 @@ describe('login page', () => {
     );
     expect(loginFailureText(new Error('boom'))).toBe('Ocurrió un error inesperado.');
     expect(loginFailureText('???')).toBe('Error desconocido.');
+  });
+
+  it("says 'Tu sesión expiró' once after the session ended on its own, and nothing after a sign-out", () => {
+    const user = {
+      id: 1,
+      name: 'Ana',
+      last_name: 'Admin',
+      second_last_name: null,
+      username: 'admin',
+      email: 'a@b.mx',
+      role_id: 1,
+    };
+    startSession('x.eyJleHAiOjF9.y', user as never);
+    clearSession('expired');
+    const { unmount } = renderWithProviders(<LoginPage />);
+    expect(screen.getByText('Tu sesión expiró')).toBeInTheDocument();
+    unmount();
+    renderWithProviders(<LoginPage />);
+    expect(screen.queryByText('Tu sesión expiró')).not.toBeInTheDocument();
+  });
+
+  it('says nothing about expiry after a sign-out', () => {
+    const user = {
+      id: 1,
+      name: 'Ana',
+      last_name: 'Admin',
+      second_last_name: null,
+      username: 'admin',
+      email: 'a@b.mx',
+      role_id: 1,
+    };
+    startSession('x.eyJleHAiOjF9.y', user as never);
+    clearSession();
+    renderWithProviders(<LoginPage />);
+    expect(screen.queryByText('Tu sesión expiró')).not.toBeInTheDocument();
   });
 });

@@ -1,13 +1,13 @@
-import { Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { sanitize } from '@portal/contract';
-import { IconCheck } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
+import { IconCheck, IconClockExclamation } from '@tabler/icons-react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { AuthFrame, ProblemAlert } from '@/components/ui/auth-frame.tsx';
 import { paths } from '@/config/paths.ts';
 import { ApiError, errorText } from '@/lib/api-client.ts';
 import { notifySuccess } from '@/lib/notify.ts';
-import { startSession } from '@/lib/session.ts';
+import { forgetSessionEndReason, sessionEndReason, startSession } from '@/lib/session.ts';
 import { login } from '../api/session-api.ts';
 
 type Field = 'username' | 'password';
@@ -27,6 +27,9 @@ export default function LoginPage() {
   const [touched, setTouched] = useState<Record<Field, boolean>>({ username: false, password: false });
   const [problem, setProblem] = useState<string | null>(null);
   const [isSubmitting, setSubmitting] = useState(false);
+  // Said once: a later visit to /login in this tab starts clean.
+  const [hasExpired] = useState(() => sessionEndReason() === 'expired');
+  useEffect(forgetSessionEndReason, []);
 
   // SPEC §5: login fields keep only textWithSymbols characters and are required.
   const change = (field: Field) => (event: React.ChangeEvent<HTMLInputElement>) => {
@@ -59,6 +62,17 @@ export default function LoginPage() {
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           {problem && <ProblemAlert title="Tenemos un problema">{problem}</ProblemAlert>}
+          {hasExpired && !problem && (
+            <Alert
+              color="yellow"
+              variant="light"
+              title="Tu sesión expiró"
+              icon={<IconClockExclamation />}
+              role="status"
+            >
+              Inicia sesión de nuevo para continuar.
+            </Alert>
+          )}
 
           <TextInput
             label="Usuario"

@@ -30,7 +30,7 @@ export function SessionExpiryWatcher() {
       const remaining = secondsLeft(token);
       if (remaining === null || remaining <= 0) {
         setLeft(null);
-        clearSession();
+        clearSession('expired');
         return true;
       }
       return false;
@@ -73,7 +73,7 @@ export function SessionExpiryWatcher() {
       notifyError('Error', 'No se pudo renovar la sesión. Serás redirigido al login.', ERROR_MS);
       window.setTimeout(() => {
         isFailing.current = false;
-        clearSession();
+        clearSession('expired');
       }, ERROR_MS);
     } finally {
       setRenewing(false);

@@ -3,7 +3,7 @@ import type { TNotification } from '@portal/contract';
 import { useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ticketPath } from '@/config/paths.ts';
-import { formatFullDate, formatWhen, SWIPE_REMOVE_PX } from '../notifications-state.ts';
+import { describeNotification, formatFullDate, formatWhen, SWIPE_REMOVE_PX } from '../notifications-state.ts';
 import classes from './notifications.module.css';
 
 interface NotificationItemProps {
@@ -27,7 +27,8 @@ export function NotificationItem({ notification, onRemove, onOpen }: Notificatio
   const [isDragging, setDragging] = useState(false);
   const startX = useRef<number | null>(null);
   const isUnseen = notification.viewed === 0;
-  const label = `${notification.title}: ${notification.message}`;
+  const description = describeNotification(notification);
+  const label = `${notification.title}: ${description}`;
 
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
     if (!onRemove || event.button !== 0 || (event.target as HTMLElement).closest('button')) return;
@@ -101,12 +102,12 @@ export function NotificationItem({ notification, onRemove, onOpen }: Notificatio
                   notification.title
                 )}
               </Text>
-              <Text size="xs" c="gray.7" title={formatFullDate(notification.timestamp)} style={{ flexShrink: 0 }}>
+              <Text size="xs" c="dimmed" title={formatFullDate(notification.timestamp)} style={{ flexShrink: 0 }}>
                 {formatWhen(notification.timestamp)}
               </Text>
             </Group>
-            <Text size="sm" c="gray.7" lineClamp={2}>
-              {notification.message}
+            <Text size="sm" c="dimmed" lineClamp={2}>
+              {description}
             </Text>
           </Box>
           {onRemove && (

@@ -28,7 +28,7 @@ function EmptyState({ text, icon: Icon }: { text: string; icon: typeof IconBellO
   return (
     <Stack className={classes.empty} gap={6} align="center">
       <Icon size={28} stroke={1.5} color="var(--mantine-color-gray-5)" aria-hidden />
-      <Text size="sm" c="gray.7">
+      <Text size="sm" c="dimmed">
         {text}
       </Text>
     </Stack>
@@ -158,7 +158,7 @@ export function NotificationPanel({
       </ScrollArea.Autosize>
 
       {!isHistory && items.length > 0 && (
-        <Text className={classes.footer} size="xs" c="gray.7">
+        <Text className={classes.footer} size="xs" c="dimmed">
           Desliza una notificación a la izquierda para eliminarla.
         </Text>
       )}

@@ -18,6 +18,7 @@ import {
   applyRemoved,
   applyServerList,
   applyViewed,
+  describeNotification,
   loadState,
   newestKnownId,
   saveState,
@@ -62,7 +63,7 @@ function announce(fresh: TNotification[]) {
     return;
   }
   for (const n of fresh) {
-    toasts.show({ title: n.title, message: n.message, autoClose: NEW_TOAST_MS, color: 'brand' });
+    toasts.show({ title: n.title, message: describeNotification(n), autoClose: NEW_TOAST_MS, color: 'brand' });
   }
 }
 

@@ -1,4 +1,3 @@
-import '@mantine/dropzone/styles.css';
 import {
   Anchor,
   Alert,
@@ -15,7 +14,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { Dropzone, MIME_TYPES, type FileRejection } from '@mantine/dropzone';
 import {
   PASSWORD_MSG,
   PROFILE_MSG,
@@ -31,7 +29,9 @@ import { Link } from 'react-router';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { UserAvatar } from '@/components/ui/user-avatar.tsx';
 import { ticketPath } from '@/config/paths.ts';
+import { FileDrop, type FileDropRejection } from '@/components/ui/file-drop.tsx';
 import { EmptyIllustration } from '@/components/ui/illustrations.tsx';
+import { readableBadgeText } from '@/components/ui/status-badge.tsx';
 import { isApiError } from '@/lib/api-client.ts';
 import { notifyError, notifySuccess, notifyWarning } from '@/lib/notify.ts';
 import { fullName, replaceToken, startSession, useSession, type Session } from '@/lib/session.ts';
@@ -256,13 +256,11 @@ function AvatarBlock({ userId, name }: { userId: number; name: string }) {
     }
   }
 
-  const reject = (rejections: FileRejection[]) => {
-    const tooMany = rejections.some((r) => r.errors.some((e) => e.code === 'too-many-files'));
-    const tooLarge = rejections.some((r) => r.errors.some((e) => e.code === 'file-too-large'));
+  const reject = (reason: FileDropRejection) => {
     notifyWarning(
-      tooMany
+      reason === 'too-many-files'
         ? 'Solo se puede subir 1 archivo como máximo'
-        : tooLarge
+        : reason === 'file-too-large'
           ? PROFILE_MSG.avatarTooLarge
           : 'Formato inválido',
       'Sube una imagen JPG o PNG.',
@@ -270,12 +268,11 @@ function AvatarBlock({ userId, name }: { userId: number; name: string }) {
   };
 
   return (
-    <Dropzone
+    <FileDrop
       onDrop={(files) => void upload(files)}
       onReject={reject}
-      accept={[MIME_TYPES.png, MIME_TYPES.jpeg]}
+      accept={['image/png', 'image/jpeg']}
       maxFiles={1}
-      multiple={false}
       maxSize={2 * 1024 * 1024}
       loading={isUploading}
       radius="50%"
@@ -290,7 +287,7 @@ function AvatarBlock({ userId, name }: { userId: number; name: string }) {
           <Text size="xs">Cambiar foto</Text>
         </Group>
       </Stack>
-    </Dropzone>
+    </FileDrop>
   );
 }
 
@@ -474,7 +471,7 @@ function LastTicketsCard() {
                   #{t.id}
                 </Anchor>
                 <Group gap={4} wrap="nowrap">
-                  <Badge size="sm" variant="light" color="orange" tt="none">
+                  <Badge size="sm" variant="light" color="orange" tt="none" c={readableBadgeText('orange')}>
                     Prioridad: {t.priorities.name}
                   </Badge>
                   <Badge size="sm" variant="outline" color="gray" tt="none">

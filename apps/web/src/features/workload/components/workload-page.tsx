@@ -1,4 +1,17 @@
-import { Avatar, Button, Card, Group, Modal, Progress, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
+import {
+  Avatar,
+  Button,
+  Card,
+  ColorSwatch,
+  Group,
+  Modal,
+  Progress,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+} from '@mantine/core';
 import type { TWorkloadItem } from '@portal/contract';
 import { IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -65,8 +78,26 @@ export default function WorkloadPage() {
   );
 }
 
+/** The three parts of a user's assigned tickets: each a count, a legend swatch and a segment of the bar. */
+export function workloadParts(user: Pick<TWorkloadItem, 'ticket_count' | 'started_count' | 'completed_count'>) {
+  const open = Math.max(0, user.ticket_count - user.started_count - user.completed_count);
+  return [
+    { key: 'open', label: 'Abiertos', value: open, color: 'blue' },
+    { key: 'started', label: 'En proceso', value: user.started_count, color: 'yellow' },
+    { key: 'completed', label: 'Terminados', value: user.completed_count, color: 'teal' },
+  ] as const;
+}
+
+/** '1 ticket asignado · 0 % terminado': what the bar shows, in words, so one open ticket never reads as 100 %. */
+export function workloadSummary(user: Pick<TWorkloadItem, 'ticket_count' | 'completed_count'>) {
+  const total = user.ticket_count;
+  if (total === 0) return 'Sin tickets asignados';
+  const done = Math.round((user.completed_count / total) * 100);
+  return `${total} ${total === 1 ? 'ticket asignado' : 'tickets asignados'} · ${done} % terminado`;
+}
+
 function WorkloadCard({ user, onDetails }: { user: TWorkloadItem; onDetails: () => void }) {
-  const open = user.ticket_count - user.started_count - user.completed_count;
+  const parts = workloadParts(user);
   const percent = (n: number) => (user.ticket_count === 0 ? 0 : (n / user.ticket_count) * 100);
   return (
     <Card withBorder radius="md" padding="md" shadow="xs" role="listitem" aria-label={user.user_name}>
@@ -85,15 +116,18 @@ function WorkloadCard({ user, onDetails }: { user: TWorkloadItem; onDetails: () 
         </Stack>
       </Group>
       <SimpleGrid cols={3} mt="md" spacing="xs">
-        <Count label="Asignados" value={user.ticket_count} />
-        <Count label="En proceso" value={user.started_count} color="yellow.8" />
-        <Count label="Terminados" value={user.completed_count} color="teal.8" />
+        {parts.map((part) => (
+          <Count key={part.key} label={part.label} value={part.value} color={part.color} />
+        ))}
       </SimpleGrid>
       <Progress.Root size="sm" mt="sm" aria-hidden>
-        <Progress.Section value={percent(user.completed_count)} color="teal" />
-        <Progress.Section value={percent(user.started_count)} color="yellow" />
-        <Progress.Section value={percent(open)} color="blue" />
+        {parts.map((part) => (
+          <Progress.Section key={part.key} value={percent(part.value)} color={part.color} />
+        ))}
       </Progress.Root>
+      <Text size="xs" c="dimmed" mt={6} data-testid="workload-summary">
+        {workloadSummary(user)}
+      </Text>
       <Button variant="light" size="xs" mt="md" onClick={onDetails} leftSection={<IconUsers size={14} />}>
         Ver detalles
       </Button>
@@ -101,15 +135,19 @@ function WorkloadCard({ user, onDetails }: { user: TWorkloadItem; onDetails: () 
   );
 }
 
-function Count({ label, value, color }: { label: string; value: number; color?: string }) {
+/** A count with its legend swatch: the swatch is the colour of its segment in the bar. */
+function Count({ label, value, color }: { label: string; value: number; color: string }) {
   return (
     <Stack gap={0} align="center">
-      <Text fw={700} size="xl" c={color}>
+      <Text fw={700} size="xl">
         {value}
       </Text>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
+      <Group gap={5} wrap="nowrap">
+        <ColorSwatch color={`var(--mantine-color-${color}-filled)`} size={9} withShadow={false} aria-hidden />
+        <Text size="xs" c="dimmed">
+          {label}
+        </Text>
+      </Group>
     </Stack>
   );
 }

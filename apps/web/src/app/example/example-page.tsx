@@ -82,6 +82,8 @@ const sampleNotifications: TNotification[] = [
     visible: 1,
     created_at: new Date(minutesAgo(2)).toISOString(),
     timestamp: minutesAgo(2),
+    actor_name: 'Diego Hernández',
+    ticket_name: 'Falla en montacargas',
   },
   {
     id: 2,
@@ -93,6 +95,8 @@ const sampleNotifications: TNotification[] = [
     visible: 1,
     created_at: new Date(minutesAgo(45)).toISOString(),
     timestamp: minutesAgo(45),
+    actor_name: null,
+    ticket_name: null,
   },
   {
     id: 1,
@@ -104,6 +108,8 @@ const sampleNotifications: TNotification[] = [
     visible: 1,
     created_at: new Date(minutesAgo(300)).toISOString(),
     timestamp: minutesAgo(300),
+    actor_name: null,
+    ticket_name: null,
   },
 ];
 

@@ -1,0 +1,84 @@
+import { expect, test } from '@playwright/test';
+import { apiToken, sidebar, signInQuickly, signInWithForm } from './support.ts';
+
+test.describe('the rough edges a new user hit', () => {
+  test('the collapsed sidebar names its icons on keyboard focus, and the hover-expanded one casts a shadow', async ({
+    page,
+  }) => {
+    await page.addInitScript(() => window.localStorage.setItem('sidebarLocked', '0'));
+    await signInQuickly(page, 'admin');
+    await page.goto('/tickets');
+    const areas = sidebar(page).getByRole('link', { name: 'Áreas' });
+    await expect(areas).toBeVisible();
+    await areas.focus();
+    await expect(page.getByRole('tooltip', { name: 'Áreas' })).toBeVisible();
+
+    const navbar = page.getByRole('navigation', { name: 'Menú principal' });
+    await page.mouse.move(600, 400);
+    await expect(navbar).not.toHaveAttribute('data-expanded');
+    await navbar.hover();
+    await expect(navbar).toHaveAttribute('data-expanded', 'true');
+    await expect.poll(() => navbar.evaluate((el) => getComputedStyle(el).boxShadow)).not.toBe('none');
+  });
+
+  test('toasts appear below the top bar, never over the bell or the avatar', async ({ page }) => {
+    await signInWithForm(page, 'admin');
+    await page.waitForURL('**/tickets');
+    const toast = page.locator('.mantine-Notification-root').filter({ hasText: '¡Bienvenido!' });
+    await expect(toast).toBeVisible();
+    const header = (await page.locator('header').boundingBox())!;
+    const box = (await toast.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(header.y + header.height);
+  });
+
+  test('the Supervisor select of the user form lists only users of a privileged role', async ({ page }) => {
+    await signInQuickly(page, 'admin');
+    await page.goto('/users');
+    await page.getByRole('button', { name: 'Agregar' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(/^Supervisor/).click();
+    const options = page.getByRole('listbox').getByRole('option');
+    await expect(options.first()).toBeVisible();
+    const names = await options.allTextContents();
+    expect(names).toContain('Ana Administradora');
+    expect(names.some((n) => n.startsWith('Sofía Ramírez'))).toBe(true);
+    expect(names.some((n) => n.startsWith('Diego Hernández'))).toBe(false);
+  });
+
+  test('/api/docs renders without a Content-Security-Policy violation', async ({ page }) => {
+    const violations: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) violations.push(m.text());
+    });
+    await page.goto('/api/docs');
+    await expect(page.getByText('Portal de tickets API')).toBeVisible();
+    await page.waitForTimeout(500);
+    expect(violations).toEqual([]);
+  });
+
+  test('a notification says who assigned which ticket', async ({ page, request }) => {
+    const admin = await apiToken(request, 'admin');
+    const agente = await apiToken(request, 'agente');
+    const { token: csrf } = (await (await request.get('/api/csrf-token')).json()) as { token: string };
+    const list = await request.post('/api/general-tickets', {
+      headers: { authorization: `Bearer ${admin.token}` },
+      data: { page: 1, per_page: 20, search: '' },
+    });
+    const tickets = ((await list.json()) as { data: { id: number; name: string; user_assigned_id: number | null }[] })
+      .data;
+    const ticket = tickets.find((t) => t.user_assigned_id !== agente.user.id)!;
+    const assigned = await request.patch(`/api/tickets/${ticket.id}/assign/${agente.user.id}`, {
+      headers: { authorization: `Bearer ${admin.token}`, 'x-csrf-token': csrf },
+    });
+    expect(assigned.status(), await assigned.text()).toBe(200);
+
+    await signInQuickly(page, 'agente');
+    await page.goto('/tickets');
+    await page.getByRole('button', { name: /Notificaciones/ }).click();
+    await expect(
+      page.getByTestId('notification-dropdown').getByText(`te asignó el ticket #${ticket.id} · ${ticket.name}`, {
+        exact: false,
+      }),
+    ).toBeVisible();
+  });
+});
