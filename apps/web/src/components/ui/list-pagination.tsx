@@ -15,7 +15,14 @@ interface ListPaginationProps {
 const lowerBound = new Intl.NumberFormat('es');
 
 /** 'Mostrando 1–1 de 1 ticket', 'Mostrando 1–7 de 60 tickets', 'de más de 10.000 tickets', 'Sin tickets'. */
-export function countLabel(page: number, perPage: number, total: number, noun: string, singular?: string, isLowerBound = false) {
+export function countLabel(
+  page: number,
+  perPage: number,
+  total: number,
+  noun: string,
+  singular?: string,
+  isLowerBound = false,
+) {
   if (total === 0) return `Sin ${noun}`;
   const first = (page - 1) * perPage + 1;
   const last = Math.min(page * perPage, total);
@@ -30,7 +37,6 @@ const controlLabels = {
   next: 'Página siguiente',
   last: 'Última página',
 };
-
 
 /** Numbered pagination with ellipses under a list (SPEC §9). */
 export function ListPagination({ page, lastPage, onChange, count }: ListPaginationProps) {
