@@ -104,6 +104,45 @@ const endpoints: Endpoint[] = [
     body: list(1, '', 50),
   },
   { label: 'dashboard summary (last 12 weeks)', user: 'admin', method: 'GET', url: '/api/reports/summary' },
+  {
+    label: 'filter Urgente + Flota Refrigerada + sin asignar, by last update',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/general-tickets',
+    body: {
+      ...list(1),
+      filters: { priority_type_id: [4], project_id: [4], user_assigned_id: [null] },
+      sort: { by: 'updated', dir: 'desc' },
+    },
+  },
+  {
+    label: 'filter Urgente + Flota Refrigerada + sin asignar, newest first',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/general-tickets',
+    body: { ...list(1), filters: { priority_type_id: [4], project_id: [4], user_assigned_id: [null] } },
+  },
+  {
+    label: 'sort by name',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/general-tickets',
+    body: { ...list(1), sort: { by: 'name', dir: 'asc' } },
+  },
+  {
+    label: 'search ruta + Urgente',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/general-tickets',
+    body: { ...list(1, 'ruta'), filters: { priority_type_id: [4] } },
+  },
+  {
+    label: 'Mis Tickets, stage closed (agente)',
+    user: 'agente',
+    method: 'POST',
+    url: '/api/tickets',
+    body: { ...list(1), filters: { stage: ['closed'] } },
+  },
   { label: 'Áreas list', user: 'admin', method: 'POST', url: '/api/areas', body: list(1) },
   {
     label: 'GET /notifications/active-records',
@@ -216,6 +255,26 @@ async function cannon(base: string, token: string | undefined, e: Pick<Endpoint,
     body: e.body ? JSON.stringify(e.body) : undefined,
   });
   return { rps: result.requests.average, errors: result.errors + result.non2xx + result.timeouts };
+}
+
+/** Rows per second of the streamed CSV export of every Urgente ticket, read as it arrives. */
+async function exportRate(base: string, token: string) {
+  const started = performance.now();
+  const res = await fetch(`${base}/api/tickets/export`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ list: 'general', search: '', filters: { priority_type_id: [4] } }),
+  });
+  if (!res.ok || !res.body) throw new Error(`export: ${res.status}`);
+  let lines = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    for (const byte of value) if (byte === 10) lines += 1;
+  }
+  const rows = lines - 1;
+  return { rows, rowsPerSecond: rows / ((performance.now() - started) / 1000) };
 }
 
 /** `/api/healthz` one at a time while another process searches on 10 connections. */
@@ -338,6 +397,15 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
       rows.push(row);
       console.log(`  ${JSON.stringify(row)}`);
     }
+    const exported = await exportRate(base, tokens.admin);
+    rows.push({
+      dialect,
+      endpoint: `CSV export, Urgente (${exported.rows.toLocaleString('en')} rows)`,
+      'p50 ms': '',
+      'p95 ms': `${Math.round(exported.rowsPerSecond).toLocaleString('en')} rows/s`,
+      'p99 ms': '',
+    });
+    console.log(`  export ${exported.rows} rows at ${Math.round(exported.rowsPerSecond)} rows/s`);
     const health = await healthUnderSearchLoad(base, tokens.admin);
     rows.push({
       dialect,
