@@ -50,7 +50,7 @@ const stageOfStatus = (statusId: number) =>
   sql<TicketStage>`(select s.stage from ticket_statuses s where s.id = ${statusId})`;
 
 /** How many of the newest tickets a PostgreSQL search reads in id order before it turns to the text index. */
-const NEWEST_WINDOW = 5_000;
+const NEWEST_WINDOW = 2_000;
 
 /** A searched word starting more indexed words than this is read as a prefix instead. */
 const MAX_PREFIX_TERMS = 32;
