@@ -2,6 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { notifications as toasts } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client.ts';
 import { clearSession, startSession } from '@/lib/session.ts';
@@ -48,9 +49,11 @@ function renderBell() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <MantineProvider env="test">
-      <QueryClientProvider client={client}>
-        <NotificationBell />
-      </QueryClientProvider>
+      <MemoryRouter>
+        <QueryClientProvider client={client}>
+          <NotificationBell />
+        </QueryClientProvider>
+      </MemoryRouter>
     </MantineProvider>,
   );
 }
