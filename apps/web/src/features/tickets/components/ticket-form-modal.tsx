@@ -205,7 +205,7 @@ export function TicketFormModal({ ticket, onClose }: { ticket?: TTicket; onClose
                   maxFiles={isEdit ? room : MAX_FILES_PER_UPLOAD}
                   maxSize={limits?.max_bytes ?? DEFAULT_ATTACHMENT_MAX_BYTES}
                   disabled={form.isSaving}
-                  label="Arrastra archivos aquí o haz clic para elegirlos; se adjuntan al guardar"
+                  label="Arrastra archivos aquí o haz clic para elegirlos; se adjuntan cuando se guarda el ticket"
                 />
               </Stack>
             ))}
