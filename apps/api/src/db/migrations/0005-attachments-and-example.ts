@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Dialect } from '../database.ts';
+import { grantScreen } from '../grant-screen.ts';
 
 /**
  * Ticket attachments stored in the database (so every API process and a backup
@@ -39,32 +40,13 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addPrimaryKeyConstraint('attachment_chunks_pk', ['attachment_id', 'seq'])
     .execute();
 
-  await addExampleScreen(db, dialect);
+  await addExampleScreen(db);
 }
 
-async function addExampleScreen(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
-  // An empty database is seeded after the migrations, with the showcase already in its permission model.
-  const seeded = await sql<{ id: number }>`select id from roles where id = 1`.execute(db);
-  if (seeded.rows.length === 0) return;
-  const exists = await sql<{ id: number }>`select id from routes where name = 'example'`.execute(db);
-  if (exists.rows.length > 0) return;
-
-  const now = dialect === 'postgres' ? sql`now()` : sql`${new Date().toISOString()}`;
-  const route = await sql<{ id: number }>`
-    insert into routes (name, status_id, created_at, updated_at) values ('example', 1, ${now}, ${now}) returning id
-  `.execute(db);
-  const routeId = route.rows[0]!.id;
-  const section = await sql<{ id: number }>`
-    insert into sections (name, route_id, status_id, created_at, updated_at)
-    values ('ex_main', ${routeId}, 1, ${now}, ${now}) returning id
-  `.execute(db);
-  const sectionId = section.rows[0]!.id;
-  await sql`
-    insert into routes_permission (route_id, role_id, status_id, created_at, updated_at)
-    values (${routeId}, 1, 1, ${now}, ${now})
-  `.execute(db);
-  await sql`
-    insert into sections_permission (section_id, role_id, r, w, u, d, status_id, created_at, updated_at)
-    values (${sectionId}, 1, 1, 1, 1, 1, 1, ${now}, ${now})
-  `.execute(db);
+async function addExampleScreen(db: Kysely<unknown>): Promise<void> {
+  await grantScreen(db, {
+    route: 'example',
+    section: 'ex_main',
+    grants: [{ roleId: 1, flags: { r: 1, w: 1, u: 1, d: 1 } }],
+  });
 }

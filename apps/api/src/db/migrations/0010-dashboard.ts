@@ -1,27 +1,12 @@
-import type { Generated, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Dialect } from '../database.ts';
+import { grantScreen, type ScreenGrant } from '../grant-screen.ts';
 import { createTicketReportDerivations, rebuildTicketReportDerivations } from '../ticket-report-derivations.ts';
-
-interface Stamped {
-  id: Generated<number>;
-  status_id: number;
-  created_at: string;
-  updated_at: string;
-}
-
-/** The tables this migration reads and writes, as they were when it was written. */
-interface MigrationDb {
-  routes: Stamped & { name: string };
-  sections: Stamped & { name: string; route_id: number };
-  roles: Stamped & { name: string };
-  routes_permission: Stamped & { route_id: number; role_id: number };
-  sections_permission: Stamped & { section_id: number; role_id: number; r: number; w: number; u: number; d: number };
-}
 
 const ROUTE = 'dashboard';
 const SECTION = 'db_main';
 /** Administrador holds every flag, Supervisor reads (as seed-data.ts grants them on a fresh database). */
-const GRANTS = [
+const GRANTS: ScreenGrant[] = [
   { roleId: 1, flags: { r: 1, w: 1, u: 1, d: 1 } },
   { roleId: 2, flags: { r: 1, w: 0, u: 0, d: 0 } },
 ];
@@ -74,60 +59,5 @@ export async function up(database: Kysely<unknown>, dialect: Dialect): Promise<v
   await createTicketReportDerivations(database, dialect);
   await rebuildTicketReportDerivations(database, dialect);
 
-  await grantScreen(database as unknown as Kysely<MigrationDb>);
-}
-
-async function grantScreen(db: Kysely<MigrationDb>): Promise<void> {
-  const isSeeded = await db.selectFrom('routes').select('id').limit(1).executeTakeFirst();
-  if (!isSeeded) return;
-
-  const now = new Date().toISOString();
-  const stamp = { status_id: 1, created_at: now, updated_at: now };
-  const routeId =
-    (await db.selectFrom('routes').select('id').where('name', '=', ROUTE).executeTakeFirst())?.id ??
-    (
-      await db
-        .insertInto('routes')
-        .values({ name: ROUTE, ...stamp })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
-  const sectionId =
-    (await db.selectFrom('sections').select('id').where('name', '=', SECTION).executeTakeFirst())?.id ??
-    (
-      await db
-        .insertInto('sections')
-        .values({ name: SECTION, route_id: routeId, ...stamp })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
-
-  for (const { roleId, flags } of GRANTS) {
-    const role = await db.selectFrom('roles').select('id').where('id', '=', roleId).executeTakeFirst();
-    if (!role) continue;
-    const hasRoute = await db
-      .selectFrom('routes_permission')
-      .select('id')
-      .where('route_id', '=', routeId)
-      .where('role_id', '=', role.id)
-      .executeTakeFirst();
-    if (!hasRoute) {
-      await db
-        .insertInto('routes_permission')
-        .values({ route_id: routeId, role_id: role.id, ...stamp })
-        .execute();
-    }
-    const hasSection = await db
-      .selectFrom('sections_permission')
-      .select('id')
-      .where('section_id', '=', sectionId)
-      .where('role_id', '=', role.id)
-      .executeTakeFirst();
-    if (!hasSection) {
-      await db
-        .insertInto('sections_permission')
-        .values({ section_id: sectionId, role_id: role.id, ...flags, ...stamp })
-        .execute();
-    }
-  }
+  await grantScreen(database, { route: ROUTE, section: SECTION, grants: GRANTS });
 }
