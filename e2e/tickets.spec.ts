@@ -256,10 +256,12 @@ test('workload cards count what the tickets say, with details and the empty stat
   await page.goto('/workload');
   const card = page.getByRole('listitem', { name: 'Diego Hernández López' });
   await expect(card).toBeVisible();
-  const count = (label: string) => card.getByText(label, { exact: true }).locator('xpath=preceding-sibling::*[1]');
-  await expect(count('Asignados')).toHaveText(String(expected.assigned));
+  // Each count sits above its legend (a colour swatch and the label).
+  const count = (label: string) => card.getByText(label, { exact: true }).locator('xpath=../preceding-sibling::*[1]');
+  await expect(count('Abiertos')).toHaveText(String(expected.assigned - expected.started - expected.closed));
   await expect(count('En proceso')).toHaveText(String(expected.started));
   await expect(count('Terminados')).toHaveText(String(expected.closed));
+  await expect(card.getByTestId('workload-summary')).toContainText(`${expected.assigned} ticket`);
 
   await card.getByRole('button', { name: 'Ver detalles' }).click();
   const details = page.getByRole('dialog', { name: 'Tickets de Diego Hernández López' });
