@@ -2,7 +2,7 @@ import { TICKET_EXPORT_COLUMNS } from '@portal/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTicketDerivationsSuspended } from '../src/db/ticket-derivations.ts';
-import { csvCell } from '../src/modules/tickets/ticket-csv.ts';
+import { csvField as csvCell } from '../src/lib/csv.ts';
 import { createTestApp, dialects, type TestApp } from './helper.ts';
 import { listen } from './notifications-stream-client.ts';
 
