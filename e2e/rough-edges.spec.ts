@@ -14,9 +14,11 @@ test.describe('the rough edges a new user hit', () => {
     await expect(page.getByRole('tooltip', { name: 'Áreas' })).toBeVisible();
 
     const navbar = page.getByRole('navigation', { name: 'Menú principal' });
+    await areas.blur();
     await page.mouse.move(600, 400);
     await expect(navbar).not.toHaveAttribute('data-expanded');
-    await navbar.hover();
+    // Over the logo: inside the sidebar, away from the menu's items and their tooltips.
+    await navbar.hover({ position: { x: 40, y: 30 } });
     await expect(navbar).toHaveAttribute('data-expanded', 'true');
     await expect.poll(() => navbar.evaluate((el) => getComputedStyle(el).boxShadow)).not.toBe('none');
   });
@@ -26,6 +28,8 @@ test.describe('the rough edges a new user hit', () => {
     await page.waitForURL('**/tickets');
     const toast = page.locator('.mantine-Notification-root').filter({ hasText: '¡Bienvenido!' });
     await expect(toast).toBeVisible();
+    // Hovering a toast pauses its auto-close, so it is still there to be measured.
+    await toast.hover();
     const header = (await page.locator('header').boundingBox())!;
     const box = (await toast.boundingBox())!;
     expect(box.y).toBeGreaterThanOrEqual(header.y + header.height);
