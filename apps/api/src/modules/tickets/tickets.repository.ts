@@ -66,6 +66,43 @@ interface Slice {
   isLowerBound: boolean;
 }
 
+/** The names a ticket's row refers to. */
+interface TicketNames {
+  priority: string;
+  status: { name: string; stage: TicketStage };
+  project: string;
+  area: string;
+  category: string;
+  difficulty: string;
+  creator: string;
+  assignee: string;
+}
+
+/** A ticket as the API shows it (SPEC §3, read side): its row and the names it refers to. */
+const ticketOf = (r: Omit<Selectable<TicketsTable>, 'stage'>, names: TicketNames): TTicket => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  area_id: r.area_id,
+  project_id: r.project_id,
+  category_id: r.category_id,
+  priority_type_id: r.priority_type_id,
+  difficulty_id: r.difficulty_id,
+  status_id: r.status_id,
+  created_by: r.created_by,
+  user_assigned_id: r.user_assigned_id,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+  priorities: { name: names.priority },
+  status_tickets: names.status,
+  projects: { name: names.project },
+  areas: { name: names.area },
+  categories: { name: names.category },
+  difficulties: { name: names.difficulty },
+  users: { id: r.created_by, name: names.creator },
+  assigned_to: r.user_assigned_id === null ? null : { id: r.user_assigned_id, name: names.assignee },
+});
+
 export function createTicketsRepository(database: Database) {
   const { db } = database;
   const listQueries = createTicketListQueries(database);
@@ -370,29 +407,17 @@ export function createTicketsRepository(database: Database) {
 
   type DetailRow = Awaited<ReturnType<ReturnType<typeof withDetails>['executeTakeFirstOrThrow']>>;
 
-  const toTicket = (r: DetailRow): TTicket => ({
-    id: r.id,
-    name: r.name,
-    description: r.description,
-    area_id: r.area_id,
-    project_id: r.project_id,
-    category_id: r.category_id,
-    priority_type_id: r.priority_type_id,
-    difficulty_id: r.difficulty_id,
-    status_id: r.status_id,
-    created_by: r.created_by,
-    user_assigned_id: r.user_assigned_id,
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-    priorities: { name: r.priority_name },
-    status_tickets: { name: r.status_name, stage: r.stage as TicketStage },
-    projects: { name: r.project_name },
-    areas: { name: r.area_name },
-    categories: { name: r.category_name },
-    difficulties: { name: r.difficulty_name },
-    users: { id: r.created_by, name: r.creator_name },
-    assigned_to: r.user_assigned_id === null ? null : { id: r.user_assigned_id, name: r.assignee_name ?? '' },
-  });
+  const toTicket = (r: DetailRow): TTicket =>
+    ticketOf(r, {
+      priority: r.priority_name,
+      status: { name: r.status_name, stage: r.stage as TicketStage },
+      project: r.project_name,
+      area: r.area_name,
+      category: r.category_name,
+      difficulty: r.difficulty_name,
+      creator: r.creator_name,
+      assignee: r.assignee_name ?? '',
+    });
 
   /**
    * The names a ticket row refers to, for the export: the catalogues are read once
@@ -423,30 +448,17 @@ export function createTicketsRepository(database: Database) {
           .execute();
         for (const r of rows) users.set(r.id, r.full_name);
       },
-      toTicket: (r: Selectable<TicketsTable>): TTicket => ({
-        id: r.id,
-        name: r.name,
-        description: r.description,
-        area_id: r.area_id,
-        project_id: r.project_id,
-        category_id: r.category_id,
-        priority_type_id: r.priority_type_id,
-        difficulty_id: r.difficulty_id,
-        status_id: r.status_id,
-        created_by: r.created_by,
-        user_assigned_id: r.user_assigned_id,
-        created_at: r.created_at,
-        updated_at: r.updated_at,
-        priorities: { name: priorities.get(r.priority_type_id) ?? '' },
-        status_tickets: statusOf.get(r.status_id) ?? { name: '', stage: r.stage },
-        projects: { name: projects.get(r.project_id) ?? '' },
-        areas: { name: areas.get(r.area_id) ?? '' },
-        categories: { name: categories.get(r.category_id) ?? '' },
-        difficulties: { name: difficulties.get(r.difficulty_id) ?? '' },
-        users: { id: r.created_by, name: users.get(r.created_by) ?? '' },
-        assigned_to:
-          r.user_assigned_id === null ? null : { id: r.user_assigned_id, name: users.get(r.user_assigned_id) ?? '' },
-      }),
+      toTicket: (r: Selectable<TicketsTable>): TTicket =>
+        ticketOf(r, {
+          priority: priorities.get(r.priority_type_id) ?? '',
+          status: statusOf.get(r.status_id) ?? { name: '', stage: r.stage },
+          project: projects.get(r.project_id) ?? '',
+          area: areas.get(r.area_id) ?? '',
+          category: categories.get(r.category_id) ?? '',
+          difficulty: difficulties.get(r.difficulty_id) ?? '',
+          creator: users.get(r.created_by) ?? '',
+          assignee: r.user_assigned_id === null ? '' : (users.get(r.user_assigned_id) ?? ''),
+        }),
     };
   }
 
