@@ -8,10 +8,15 @@
  *
  *   npm run bench                                          # both dialects, 1,000,000 tickets
  *   npm run bench -- --dialect sqlite --tickets 100000 --requests 100 --seconds 3
+ *   npm run bench -- --keep work --only 'search|filter'          # reuse a kept database, some endpoints
  *
  * Each dialect gets a fresh database (a temporary SQLite file; a PostgreSQL
  * database created on BENCH_PG_ADMIN_URL, default postgres://postgres@127.0.0.1:5432/postgres,
- * and dropped at the end). Everything listens on 127.0.0.1 only.
+ * and dropped at the end). With `--keep NAME` the databases live in
+ * $TMPDIR/portal-bench-NAME and `portal_bench_NAME`, are generated only when missing
+ * (migrations still run) and are kept: for measuring a change again and again.
+ * `--only REGEX` measures only the endpoints whose label matches. Everything
+ * listens on 127.0.0.1 only.
  */
 import autocannon from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -34,6 +39,8 @@ const { values: args } = parseArgs({
     tickets: { type: 'string', default: '1000000' },
     requests: { type: 'string', default: '200' },
     seconds: { type: 'string', default: '5' },
+    keep: { type: 'string' },
+    only: { type: 'string' },
   },
 });
 const dialects = args.dialect === 'both' ? (['sqlite', 'postgres'] as const) : [args.dialect as 'sqlite' | 'postgres'];
@@ -43,6 +50,9 @@ const cannonSeconds = Number(args.seconds);
 const pgAdminUrl =
   process.env.BENCH_PG_ADMIN_URL ?? process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const root = path.resolve(import.meta.dirname, '..');
+const only = args.only ? new RegExp(args.only, 'i') : undefined;
+const keep = args.keep && /^[a-z0-9_]+$/.test(args.keep) ? args.keep : undefined;
+if (args.keep && !keep) throw new Error('--keep takes a name of lowercase letters, digits and _');
 
 interface Endpoint {
   label: string;
@@ -325,6 +335,13 @@ async function prepare(dialect: 'sqlite' | 'postgres', dataDir: string, database
   const database = createDatabase({ databaseUrl, sqliteFile });
   try {
     await migrateToLatest(database);
+    if (keep) {
+      const { count } = await database.db
+        .selectFrom('tickets')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= ticketCount) return 0; // kept from an earlier run
+    }
     await seedIfEmpty(database, { demo: true, adminPassword: undefined });
     const started = performance.now();
     await generateTickets(database, ticketCount, sqliteFile);
@@ -338,12 +355,18 @@ async function prepare(dialect: 'sqlite' | 'postgres', dataDir: string, database
 }
 
 async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, number>): Promise<Row[]> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-'));
+  const dataDir = keep
+    ? path.join(tmpdir(), `portal-bench-${keep}`)
+    : mkdtempSync(path.join(tmpdir(), 'portal-bench-'));
+  mkdirSync(dataDir, { recursive: true });
   let dbName: string | undefined;
   let databaseUrl: string | undefined;
   if (dialect === 'postgres') {
-    dbName = `portal_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
-    await withAdmin((c) => c.query(`create database ${dbName}`));
+    dbName = keep ? `portal_bench_${keep}` : `portal_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
+    const exists = await withAdmin(
+      async (c) => (await c.query('select 1 from pg_database where datname = $1', [dbName])).rowCount,
+    );
+    if (!exists) await withAdmin((c) => c.query(`create database ${dbName}`));
     const url = new URL(pgAdminUrl);
     url.pathname = `/${dbName}`;
     databaseUrl = url.toString();
@@ -381,6 +404,7 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
       agente: await login(base, 'agente', 'PortalDemo1'),
     };
     for (const e of endpoints) {
+      if (only && !only.test(e.label)) continue;
       const token = e.url === '/api/healthz' ? undefined : tokens[e.user];
       const seq = e.loadOnly ? undefined : await sequential(base, token, e);
       const load = await cannon(base, token, e);
@@ -397,23 +421,28 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
       rows.push(row);
       console.log(`  ${JSON.stringify(row)}`);
     }
-    const exported = await exportRate(base, tokens.admin);
-    rows.push({
-      dialect,
-      endpoint: `CSV export, Urgente (${exported.rows.toLocaleString('en')} rows)`,
-      'p50 ms': '',
-      'p95 ms': `${Math.round(exported.rowsPerSecond).toLocaleString('en')} rows/s`,
-      'p99 ms': '',
-    });
-    console.log(`  export ${exported.rows} rows at ${Math.round(exported.rowsPerSecond)} rows/s`);
-    const health = await healthUnderSearchLoad(base, tokens.admin);
-    rows.push({
-      dialect,
-      endpoint: '/api/healthz while searching on 10 connections',
-      'p50 ms': ms(health.p50),
-      'p95 ms': '',
-      'p99 ms': ms(health.p99),
-    });
+    if (!only || only.test('CSV export')) {
+      const exported = await exportRate(base, tokens.admin);
+      rows.push({
+        dialect,
+        endpoint: `CSV export, Urgente (${exported.rows.toLocaleString('en')} rows)`,
+        'p50 ms': '',
+        'p95 ms': `${Math.round(exported.rowsPerSecond).toLocaleString('en')} rows/s`,
+        'p99 ms': '',
+      });
+      console.log(`  export ${exported.rows} rows at ${Math.round(exported.rowsPerSecond)} rows/s`);
+    }
+    if (!only || only.test('healthz while searching')) {
+      const health = await healthUnderSearchLoad(base, tokens.admin);
+      rows.push({
+        dialect,
+        endpoint: '/api/healthz while searching on 10 connections',
+        'p50 ms': ms(health.p50),
+        'p95 ms': '',
+        'p99 ms': ms(health.p99),
+      });
+      console.log(`  health under search load p99 ${ms(health.p99)} ms (${health.samples} samples)`);
+    }
     const rss = rssMb(server.pid!);
     rows.push({
       dialect,
@@ -422,19 +451,20 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
       'p95 ms': `${rss} MB`,
       'p99 ms': '',
     });
-    console.log(`  health under search load p99 ${ms(health.p99)} ms (${health.samples} samples); RSS ${rss} MB`);
-    rows.push({
-      dialect,
-      endpoint: `generate ${ticketCount.toLocaleString('en')} tickets`,
-      'p50 ms': '',
-      'p95 ms': `${generated.toFixed(1)} s`,
-      'p99 ms': '',
-    });
+    console.log(`  RSS ${rss} MB`);
+    if (generated > 0)
+      rows.push({
+        dialect,
+        endpoint: `generate ${ticketCount.toLocaleString('en')} tickets`,
+        'p50 ms': '',
+        'p95 ms': `${generated.toFixed(1)} s`,
+        'p99 ms': '',
+      });
   } finally {
     server?.kill('SIGTERM');
     if (server && server.exitCode === null) await new Promise((resolve) => server!.once('exit', resolve));
-    rmSync(dataDir, { recursive: true, force: true });
-    if (dbName) await withAdmin((c) => c.query(`drop database if exists ${dbName} with (force)`));
+    if (!keep) rmSync(dataDir, { recursive: true, force: true });
+    if (dbName && !keep) await withAdmin((c) => c.query(`drop database if exists ${dbName} with (force)`));
   }
   return rows;
 }
