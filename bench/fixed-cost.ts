@@ -1,7 +1,8 @@
 /**
  * The fixed cost of a request: throughput of the built server (`apps/api/dist/server.js`,
  * run `npm run build` first) on the public health check, an authenticated catalogue
- * list (Áreas, a 9-row table) and an authenticated `GET` of one record, beside a bare
+ * list (Áreas, a 9-row table), an authenticated `GET` of one record and Tickets
+ * Generales page 1 (the demo tickets), beside a bare
  * Fastify route returning `{ ok: true }` measured in the same run, as a ratio.
  *
  *   npx tsx bench/fixed-cost.ts                       # SQLite, 5 s per endpoint
@@ -181,6 +182,13 @@ async function main() {
         body: JSON.stringify({ page: 1, per_page: 10 }),
       },
       { label: 'GET /api/areas/1', url: `${base}/api/areas/1`, headers: auth },
+      {
+        label: 'POST /api/general-tickets (page 1)',
+        url: `${base}/api/general-tickets`,
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ page: 1, per_page: 10, search: '' }),
+      },
       { label: 'GET /api/statuses', url: `${base}/api/statuses`, headers: auth },
     ];
     if (args.only) targets.splice(1, targets.length, ...targets.slice(1).filter((t) => t.label.includes(args.only!)));

@@ -27,6 +27,7 @@ import { createAvatarStore } from './modules/profile/avatars.ts';
 import { createProfileRepository } from './modules/profile/profile.repository.ts';
 import { createProfileService } from './modules/profile/profile.service.ts';
 import { createTicketEventsRepository } from './modules/tickets/ticket-events.repository.ts';
+import { createTicketNamesRepository } from './modules/tickets/ticket-names.repository.ts';
 import { createTicketsRepository } from './modules/tickets/tickets.repository.ts';
 import { createTicketsService } from './modules/tickets/tickets.service.ts';
 import { createWorkloadRepository } from './modules/workload/workload.repository.ts';
@@ -79,7 +80,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
       return user !== undefined && (await permissions.hasFlag(user.role_id, SECTIONS.generalTickets, 'r'));
     },
   });
-  const ticketsRepository = createTicketsRepository(database);
+  const ticketsRepository = createTicketsRepository(database, createTicketNamesRepository(database, bus));
   const ticketEvents = createTicketEventsRepository(database);
   const tickets = createTicketsService({
     database,

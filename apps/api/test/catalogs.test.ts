@@ -101,7 +101,13 @@ describe.each(dialects)('catalogue API on %s', (dialect) => {
     expect(body.last_page).toBe(Math.ceil(body.total / 4));
     expect(body.data).toHaveLength(4);
     const beyond = await t.call(admin, 'POST', '/api/areas', { page: 999, per_page: 4 });
-    expect(beyond.json()).toMatchObject({ data: [], current_page: 999 });
+    expect(beyond.json()).toMatchObject({ data: [], current_page: 999, total: body.total });
+    // The total counts every match, not just the page's rows; no match at all is 0.
+    const searched = await t.call(admin, 'POST', '/api/areas', { page: 1, per_page: 1, search: 'a' });
+    expect(searched.json().data).toHaveLength(1);
+    expect(searched.json().total).toBeGreaterThan(1);
+    const none = await t.call(admin, 'POST', '/api/areas', { page: 1, per_page: 4, search: 'zzzzzz' });
+    expect(none.json()).toMatchObject({ data: [], total: 0, last_page: 1 });
   });
 
   it('serves the statuses', async () => {

@@ -1,5 +1,15 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDriver,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  sql,
+  type DatabaseConnection,
+  type Dialect as KyselyDialect,
+} from 'kysely';
 import pg from 'pg';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -59,8 +69,51 @@ export function createDatabase(options: DatabaseOptions): Database {
   // 64 MiB of page cache holds the list indexes of a million tickets (deep pages, counts).
   sqlite.pragma('cache_size = -65536');
   registerSqliteFunctions(sqlite);
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<DB>({ dialect: fairSqliteDialect(withStatementCache(sqlite)) });
   return wrap(db, 'sqlite');
+}
+
+/** How long SQLite queries may run back to back before the event loop gets a turn, in ms. */
+export const SQLITE_TURN_MS = 4;
+
+/**
+ * better-sqlite3 runs each query synchronously and Kysely chains the next one in
+ * a microtask, so ten requests that arrive together would run all their queries
+ * before the process reads another socket: a health check behind ten searches
+ * waited for all of them. This driver gives the event loop a turn (`setImmediate`:
+ * sockets are read and answered) once queries have held it for SQLITE_TURN_MS:
+ * the query that finds the turn used up waits for the next one, holding the
+ * connection, so the queries queued behind it wait too. No request then waits
+ * for more than about one query of the others. Within a transaction nothing
+ * yields: its queries run on the connection it already holds.
+ */
+class FairSqliteDriver extends SqliteDriver {
+  #turnStarted = performance.now();
+  #nextTurn: Promise<void> | null = null;
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    while (performance.now() - this.#turnStarted > SQLITE_TURN_MS) {
+      this.#nextTurn ??= new Promise<void>((resolve) =>
+        setImmediate(() => {
+          this.#nextTurn = null;
+          this.#turnStarted = performance.now();
+          resolve();
+        }),
+      );
+      await this.#nextTurn;
+    }
+    return connection;
+  }
+}
+
+function fairSqliteDialect(database: ReturnType<typeof withStatementCache>): KyselyDialect {
+  return {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new FairSqliteDriver({ database }),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+  };
 }
 
 /** How many prepared SQLite statements are kept, by SQL text (least recently used dropped first). */

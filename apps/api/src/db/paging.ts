@@ -21,6 +21,27 @@ export async function countRows<DB, TB extends keyof DB, O>(query: SelectQueryBu
   return Number(total);
 }
 
+/**
+ * One page of a query's rows and how many rows it has in all, in one statement
+ * (`count(*) over ()` beside each row): a second statement cost more than the
+ * count itself on small lists. A page past the end has no row to carry the
+ * count, so only then is it counted on its own.
+ */
+export async function pageWithTotal<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  rowsOf: (query: SelectQueryBuilder<DB, TB, O>) => SelectQueryBuilder<DB, TB, O>,
+  paging: Paging,
+): Promise<{ rows: O[]; total: number }> {
+  const rows = (await rowsOf(query)
+    .select(sql<number | string>`count(*) over ()`.as('total_rows__'))
+    .$call(paginate(paging))
+    .execute()) as (O & { total_rows__: number | string })[];
+  if (rows.length === 0) return { rows: [], total: paging.page > 1 ? await countRows(query) : 0 };
+  const total = Number(rows[0]!.total_rows__);
+  for (const row of rows) delete (row as { total_rows__?: unknown }).total_rows__;
+  return { rows, total };
+}
+
 /** Where a page stands among `total` rows; an empty list still has page 1. */
 export const pageMeta = (total: number, { page, per_page }: Paging) => ({
   total,

@@ -92,6 +92,7 @@ export function createSessionChecker({
         userRows.clear();
         break;
       case 'grants':
+      case 'catalogs':
         break;
       case 'all':
         userRows.clear();

@@ -1,7 +1,7 @@
 import { recordStatusName, RECORD_STATUS, type TListQuery } from '@portal/contract';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { likePattern, nowIso, type Database } from '../../db/database.ts';
-import { countRows, flatPage, paginate } from '../../db/paging.ts';
+import { flatPage, pageWithTotal } from '../../db/paging.ts';
 import type { CatalogDefinition } from './catalog.definitions.ts';
 
 type Row = Record<string, unknown>;
@@ -52,9 +52,8 @@ export function createCatalogRepository(database: Database, def: CatalogDefiniti
   return {
     async list({ search, ...paging }: TListQuery) {
       const filtered = searchFilter(withReferences(), search);
-      const count = await countRows(filtered);
-      const rows = await selectRecord(filtered).orderBy('t.id', 'desc').$call(paginate(paging)).execute();
-      return flatPage(rows.map(toRecord), count, paging);
+      const { rows, total } = await pageWithTotal(filtered, (q) => selectRecord(q).orderBy('t.id', 'desc'), paging);
+      return flatPage(rows.map(toRecord), total, paging);
     },
 
     async findById(id: number): Promise<Row | undefined> {

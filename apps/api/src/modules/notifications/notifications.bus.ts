@@ -8,7 +8,8 @@ export const NOTIFY_CHANNEL = 'portal_notifications';
 /**
  * The PostgreSQL channel of cache invalidations, sent by triggers on the tables
  * that session state and grants come from (migration 0006), so no write can
- * forget to announce itself. Payloads: `user:<id>`, `token:<jti>`, `roles`, `grants`.
+ * forget to announce itself. Payloads: `user:<id>`, `token:<jti>`, `roles`, `grants`,
+ * `catalogs` (migration 0011).
  */
 export const INVALIDATE_CHANNEL = 'portal_invalidate';
 
@@ -20,6 +21,7 @@ export const INVALIDATE_CHANNEL = 'portal_invalidate';
  * - `token`: an access token was revoked;
  * - `roles`: roles changed (users' role status and name, and grants);
  * - `grants`: sections, routes or their permissions changed;
+ * - `catalogs`: a catalogue a ticket names changed (priorities, statuses, projects, areas, categories, difficulties);
  * - `all`: anything (announcements may have been lost, e.g. while reconnecting).
  */
 export type Invalidation =
@@ -28,10 +30,19 @@ export type Invalidation =
   | { kind: 'token'; jti: string }
   | { kind: 'roles' }
   | { kind: 'grants' }
+  | { kind: 'catalogs' }
   | { kind: 'all' };
 
 export function parseInvalidation(payload: string): Invalidation | null {
-  if (payload === 'roles' || payload === 'grants' || payload === 'users' || payload === 'all') return { kind: payload };
+  if (
+    payload === 'roles' ||
+    payload === 'grants' ||
+    payload === 'users' ||
+    payload === 'catalogs' ||
+    payload === 'all'
+  ) {
+    return { kind: payload };
+  }
   if (payload.startsWith('token:')) return { kind: 'token', jti: payload.slice(6) };
   if (payload.startsWith('user:')) {
     const userId = Number(payload.slice(5));
@@ -118,12 +129,23 @@ export function createNotificationBus(database: Database, databaseUrl: string | 
 }
 
 const GRANT_TABLES = new Set(['sections', 'routes', 'sections_permission', 'routes_permission']);
+/** The catalogues whose names tickets show (ticket-names.repository.ts). */
+export const TICKET_CATALOG_TABLES = [
+  'priority_types',
+  'ticket_statuses',
+  'projects',
+  'areas',
+  'categories',
+  'difficulties',
+] as const;
+const CATALOG_TABLES = new Set<string>(TICKET_CATALOG_TABLES);
 
 /** What a write to `table` may change (revoked tokens are announced one by one by their repository). */
 function invalidationOfTable(table: string): Invalidation | null {
   if (table === 'users') return { kind: 'users' };
   if (table === 'roles') return { kind: 'roles' };
   if (GRANT_TABLES.has(table)) return { kind: 'grants' };
+  if (CATALOG_TABLES.has(table)) return { kind: 'catalogs' };
   return null;
 }
 

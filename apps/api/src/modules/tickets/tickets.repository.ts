@@ -17,6 +17,7 @@ import { ATTR, COUNT_KIND, syncTicketIndex } from '../../db/ticket-derivations.t
 import { fts5Body, parseTicketSearch, tsqueryWords, type TicketSearch } from './ticket-search.ts';
 import { createTicketListQueries, hasFilters, isIdOrder, type ListSpec } from './ticket-list.repository.ts';
 import { activeUsers, selectUserSummary, toUserSummary } from '../users/user-summaries.ts';
+import type { TicketNames, TicketNamesRepository } from './ticket-names.repository.ts';
 
 /** Which tickets a list shows: all, or those the user created or is assigned to (DESIGN.md). */
 export type TicketScope = { kind: 'all' } | { kind: 'mine'; userId: number };
@@ -66,18 +67,6 @@ interface Slice {
   isLowerBound: boolean;
 }
 
-/** The names a ticket's row refers to. */
-interface TicketNames {
-  priority: string;
-  status: { name: string; stage: TicketStage };
-  project: string;
-  area: string;
-  category: string;
-  difficulty: string;
-  creator: string;
-  assignee: string;
-}
-
 /** A ticket as the API shows it (SPEC §3, read side): its row and the names it refers to. */
 const ticketOf = (r: Omit<Selectable<TicketsTable>, 'stage'>, names: TicketNames): TTicket => ({
   id: r.id,
@@ -103,7 +92,7 @@ const ticketOf = (r: Omit<Selectable<TicketsTable>, 'stage'>, names: TicketNames
   assigned_to: r.user_assigned_id === null ? null : { id: r.user_assigned_id, name: names.assignee },
 });
 
-export function createTicketsRepository(database: Database) {
+export function createTicketsRepository(database: Database, names: TicketNamesRepository) {
   const { db } = database;
   const listQueries = createTicketListQueries(database);
 
@@ -231,6 +220,7 @@ export function createTicketsRepository(database: Database) {
    * filters read the index too.
    */
   async function resolvedSearch(search: TicketSearch): Promise<TicketSearch> {
+    if (search.kind === 'none') return search; // no index to read
     await syncTicketIndex(db, database.dialect);
     if (search.kind !== 'words' || database.dialect !== 'sqlite') return search;
     const terms = await Promise.all(search.words.map(async (word) => ({ word, terms: await wordsStartingWith(word) })));
@@ -419,58 +409,18 @@ export function createTicketsRepository(database: Database) {
       assignee: r.assignee_name ?? '',
     });
 
-  /**
-   * The names a ticket row refers to, for the export: the catalogues are read once
-   * (they are small), users as they first appear. Reading them beside each row by
-   * subquery, as the pages do, costs more than the rows themselves at export volumes.
-   */
-  async function namesForExport() {
-    const namesOf = async (table: 'priority_types' | 'projects' | 'areas' | 'categories' | 'difficulties') =>
-      new Map((await db.selectFrom(table).select(['id', 'name']).execute()).map((r) => [r.id, r.name]));
-    const [priorities, projects, areas, categories, difficulties, statuses] = await Promise.all([
-      namesOf('priority_types'),
-      namesOf('projects'),
-      namesOf('areas'),
-      namesOf('categories'),
-      namesOf('difficulties'),
-      db.selectFrom('ticket_statuses').select(['id', 'name', 'stage']).execute(),
-    ]);
-    const statusOf = new Map(statuses.map((s) => [s.id, { name: s.name, stage: s.stage as TicketStage }]));
-    const users = new Map<number, string>();
-    return {
-      async loadUsers(ids: number[]) {
-        const missing = [...new Set(ids)].filter((id) => !users.has(id));
-        if (missing.length === 0) return;
-        const rows = await db
-          .selectFrom('users as u')
-          .select(['u.id', sql<string>`u.name || ' ' || u.last_name`.as('full_name')])
-          .where('u.id', 'in', missing)
-          .execute();
-        for (const r of rows) users.set(r.id, r.full_name);
-      },
-      toTicket: (r: Selectable<TicketsTable>): TTicket =>
-        ticketOf(r, {
-          priority: priorities.get(r.priority_type_id) ?? '',
-          status: statusOf.get(r.status_id) ?? { name: '', stage: r.stage },
-          project: projects.get(r.project_id) ?? '',
-          area: areas.get(r.area_id) ?? '',
-          category: categories.get(r.category_id) ?? '',
-          difficulty: difficulties.get(r.difficulty_id) ?? '',
-          creator: users.get(r.created_by) ?? '',
-          assignee: r.user_assigned_id === null ? '' : (users.get(r.user_assigned_id) ?? ''),
-        }),
-    };
+  /** Ticket rows with their names (ticket-names.repository.ts), in their order. */
+  async function withNames(rows: Selectable<TicketsTable>[]): Promise<TTicket[]> {
+    const named = await names.of(rows);
+    return rows.map((r, i) => ticketOf(r, named[i]!));
   }
 
   /** The tickets of these ids with their details, in the order of the ids. */
   async function detailsOf(ids: number[]): Promise<TTicket[]> {
     if (ids.length === 0) return [];
-    const rows = await withDetails(fromTickets(db)).where('t.id', 'in', ids).execute();
+    const rows = await fromTickets(db).selectAll('t').where('t.id', 'in', ids).execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.flatMap((id) => {
-      const row = byId.get(id);
-      return row ? [toTicket(row)] : [];
-    });
+    return withNames(ids.flatMap((id) => byId.get(id) ?? []));
   }
 
   return {
@@ -500,14 +450,8 @@ export function createTicketsRepository(database: Database) {
 
     /** Every ticket of the list with its details, in its order, in batches of `size` (the CSV export). */
     async *exportBatches(filter: TicketFilter, size: number): AsyncGenerator<TTicket[]> {
-      const names = await namesForExport();
       const search = await resolvedSearch(parseTicketSearch(filter.search));
-      for await (const rows of listQueries.batches(specOf(filter, search), size)) {
-        await names.loadUsers(
-          rows.flatMap((r) => (r.user_assigned_id === null ? [r.created_by] : [r.created_by, r.user_assigned_id])),
-        );
-        yield rows.map(names.toTicket);
-      }
+      for await (const rows of listQueries.batches(specOf(filter, search), size)) yield await withNames(rows);
     },
 
     async findById(id: number, trx: Kysely<DB> = db): Promise<TTicket | undefined> {

@@ -1,0 +1,54 @@
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDatabase, type Database } from './database.ts';
+
+describe('SQLite queries and the event loop', () => {
+  let database: Database | undefined;
+  afterEach(async () => {
+    await database?.destroy();
+  });
+
+  // A query that holds the (synchronous) SQLite connection for several ms.
+  const slowQuery = (db: Database['db']) =>
+    sql<{ n: number }>`with recursive c(x) as (select 1 union all select x + 1 from c where x < 200000)
+      select count(*) as n from c`.execute(db);
+
+  it('gives other work a turn between slow queries that arrive together', async () => {
+    database = createDatabase({ sqliteFile: ':memory:' });
+    const { db } = database;
+    await slowQuery(db); // warm-up (prepare)
+
+    const order: string[] = [];
+    const marker = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        order.push('other work');
+        resolve();
+      }),
+    );
+    const queries = Array.from({ length: 5 }, (_, i) =>
+      slowQuery(db).then((r) => {
+        expect(Number(r.rows[0]!.n)).toBe(200000);
+        order.push(`query ${i}`);
+      }),
+    );
+    await Promise.all([marker, ...queries]);
+
+    // Without turns all five would finish before the event loop ran anything else.
+    expect(order.indexOf('other work')).toBeLessThanOrEqual(2);
+    expect(order.filter((o) => o.startsWith('query'))).toHaveLength(5);
+  });
+
+  it('keeps a transaction on its connection without interleaving other queries', async () => {
+    database = createDatabase({ sqliteFile: ':memory:' });
+    const { db } = database;
+    await sql`create table t (n integer)`.execute(db);
+    const transaction = db.transaction().execute(async (trx) => {
+      await sql`insert into t (n) values (1)`.execute(trx);
+      await slowQuery(trx);
+      await sql`insert into t (n) values (2)`.execute(trx);
+    });
+    const outside = slowQuery(db).then(() => sql<{ n: number }>`select count(*) as n from t`.execute(db));
+    await transaction;
+    expect(Number((await outside).rows[0]!.n)).toBe(2);
+  });
+});

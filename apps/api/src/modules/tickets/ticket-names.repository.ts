@@ -1,0 +1,162 @@
+import type { TicketStage } from '@portal/contract';
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { Invalidation, NotificationBus } from '../notifications/notifications.bus.ts';
+
+/** The names a ticket's row refers to. */
+export interface TicketNames {
+  priority: string;
+  status: { name: string; stage: TicketStage };
+  project: string;
+  area: string;
+  category: string;
+  difficulty: string;
+  creator: string;
+  assignee: string;
+}
+
+/** The columns of a ticket row that refer to a name. */
+export interface TicketRefs {
+  priority_type_id: number;
+  status_id: number;
+  stage: TicketStage;
+  project_id: number;
+  area_id: number;
+  category_id: number;
+  difficulty_id: number;
+  created_by: number;
+  user_assigned_id: number | null;
+}
+
+interface CatalogNames {
+  priorities: Map<number, string>;
+  statuses: Map<number, { name: string; stage: TicketStage }>;
+  projects: Map<number, string>;
+  areas: Map<number, string>;
+  categories: Map<number, string>;
+  difficulties: Map<number, string>;
+}
+
+/** Most users' names kept; the least recently loaded go first. */
+const MAX_USERS = 10_000;
+
+/**
+ * The names shown beside tickets (catalogues and users), kept in memory for the
+ * lists and the export: reading them beside each row (nine lookups per ticket)
+ * cost more than the page itself. The catalogues are small and read whole; users
+ * are read as their ids first appear. Forgotten on the bus's invalidations (at
+ * once for this process's writes; on PostgreSQL for every process's, through the
+ * triggers of migrations 0006 and 0011), and not kept while the bus cannot vouch
+ * for them (`canCache`). A load that an invalidation overtook is used, not kept.
+ * Not for reads inside a transaction: it reads on its own connection.
+ */
+export function createTicketNamesRepository(
+  database: Database,
+  bus: Pick<NotificationBus, 'onInvalidate' | 'canCache'>,
+) {
+  const { db } = database;
+  let catalogs: Promise<CatalogNames> | null = null;
+  let catalogGeneration = 0;
+  const users = new Map<number, string>();
+  let userGeneration = 0;
+
+  bus.onInvalidate((invalidation: Invalidation) => {
+    if (invalidation.kind === 'catalogs' || invalidation.kind === 'all') {
+      catalogGeneration += 1;
+      catalogs = null;
+    }
+    if (invalidation.kind === 'user') {
+      userGeneration += 1;
+      users.delete(invalidation.userId);
+    }
+    if (invalidation.kind === 'users' || invalidation.kind === 'all') {
+      userGeneration += 1;
+      users.clear();
+    }
+  });
+
+  async function loadCatalogs(): Promise<CatalogNames> {
+    const namesOf = async (table: 'priority_types' | 'projects' | 'areas' | 'categories' | 'difficulties') =>
+      new Map((await db.selectFrom(table).select(['id', 'name']).execute()).map((r) => [r.id, r.name]));
+    const [priorities, projects, areas, categories, difficulties, statuses] = await Promise.all([
+      namesOf('priority_types'),
+      namesOf('projects'),
+      namesOf('areas'),
+      namesOf('categories'),
+      namesOf('difficulties'),
+      db.selectFrom('ticket_statuses').select(['id', 'name', 'stage']).execute(),
+    ]);
+    return {
+      priorities,
+      projects,
+      areas,
+      categories,
+      difficulties,
+      statuses: new Map(statuses.map((s) => [s.id, { name: s.name, stage: s.stage as TicketStage }])),
+    };
+  }
+
+  function catalogNames(): Promise<CatalogNames> {
+    if (!bus.canCache()) return loadCatalogs();
+    if (catalogs) return catalogs;
+    const startedAt = catalogGeneration;
+    const loading = loadCatalogs();
+    catalogs = loading;
+    const forget = () => {
+      if (catalogs === loading) catalogs = null;
+    };
+    loading.then(() => {
+      if (catalogGeneration !== startedAt) forget();
+    }, forget);
+    return loading;
+  }
+
+  /** The names of these users: the cached ones, and the others read in one query. */
+  async function userNames(ids: Iterable<number>): Promise<Map<number, string>> {
+    const found = new Map<number, string>();
+    const missing: number[] = [];
+    for (const id of new Set(ids)) {
+      const name = users.get(id);
+      if (name === undefined) missing.push(id);
+      else found.set(id, name);
+    }
+    if (missing.length === 0) return found;
+    const startedAt = userGeneration;
+    const rows = await db
+      .selectFrom('users as u')
+      .select(['u.id', sql<string>`u.name || ' ' || u.last_name`.as('full_name')])
+      .where('u.id', 'in', missing)
+      .execute();
+    const canKeep = bus.canCache() && userGeneration === startedAt;
+    for (const r of rows) {
+      found.set(r.id, r.full_name);
+      if (!canKeep) continue;
+      users.set(r.id, r.full_name);
+      if (users.size > MAX_USERS) users.delete(users.keys().next().value!);
+    }
+    return found;
+  }
+
+  return {
+    /** The names of each of these rows, in their order. */
+    async of(rows: readonly TicketRefs[]): Promise<TicketNames[]> {
+      const [catalog, people] = await Promise.all([
+        catalogNames(),
+        userNames(
+          rows.flatMap((r) => (r.user_assigned_id === null ? [r.created_by] : [r.created_by, r.user_assigned_id])),
+        ),
+      ]);
+      return rows.map((r) => ({
+        priority: catalog.priorities.get(r.priority_type_id) ?? '',
+        status: catalog.statuses.get(r.status_id) ?? { name: '', stage: r.stage },
+        project: catalog.projects.get(r.project_id) ?? '',
+        area: catalog.areas.get(r.area_id) ?? '',
+        category: catalog.categories.get(r.category_id) ?? '',
+        difficulty: catalog.difficulties.get(r.difficulty_id) ?? '',
+        creator: people.get(r.created_by) ?? '',
+        assignee: r.user_assigned_id === null ? '' : (people.get(r.user_assigned_id) ?? ''),
+      }));
+    },
+  };
+}
+export type TicketNamesRepository = ReturnType<typeof createTicketNamesRepository>;
