@@ -10,6 +10,8 @@ export interface TokenClaims {
 /** The only accepted header: HS256. `alg: none`, RS/ES algorithms and anything else are refused. */
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 const MAX_TOKEN_LENGTH = 4096;
+/** Tokens whose signature was checked, kept so a token's next request skips the HMAC and parsing. */
+const MAX_VERIFIED = 10_000;
 
 /**
  * HS256 JSON Web Tokens with node:crypto. The HMAC key is derived once and every
@@ -19,6 +21,8 @@ const MAX_TOKEN_LENGTH = 4096;
 export function createTokenService(secret: string, ttlMinutes: number) {
   const key = Buffer.from(secret, 'utf8');
   const sign = (input: string) => createHmac('sha256', key).update(input).digest();
+  // Keyed by the whole token, signature included: only a token already verified is found.
+  const verified = new Map<string, TokenClaims>();
 
   return {
     async issue(userId: number): Promise<{ token: string; claims: TokenClaims }> {
@@ -34,33 +38,46 @@ export function createTokenService(secret: string, ttlMinutes: number) {
 
     /** Throws on a bad signature, another algorithm (including none), or an expired token. */
     async verify(token: string): Promise<TokenClaims> {
-      if (token.length > MAX_TOKEN_LENGTH) throw new Error('token too long');
-      const parts = token.split('.');
-      if (parts.length !== 3) throw new Error('malformed token');
-      const [header, payload, signature] = parts as [string, string, string];
-      const expected = sign(`${header}.${payload}`);
-      const given = Buffer.from(signature, 'base64url');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new Error('bad signature');
-      // Signed with our key, so it was issued by us; the header is still checked (HS256 only).
-      const head = parseJson(header);
-      if (head?.alg !== 'HS256' || ('crit' in head && head.crit !== undefined)) throw new Error('bad algorithm');
-      const claims = parseJson(payload);
-      const { sub, jti, iat, exp, nbf } = claims ?? {};
-      if (
-        typeof sub !== 'string' ||
-        !/^\d+$/.test(sub) ||
-        typeof jti !== 'string' ||
-        typeof iat !== 'number' ||
-        typeof exp !== 'number'
-      ) {
-        throw new Error('incomplete claims');
+      const known = verified.get(token);
+      if (known) {
+        if (known.exp > Date.now() / 1000) return known;
+        verified.delete(token);
+        throw new Error('expired');
       }
-      const now = Date.now() / 1000;
-      if (exp <= now) throw new Error('expired');
-      if (typeof nbf === 'number' && nbf > now) throw new Error('not yet valid');
-      return { sub, jti, iat, exp };
+      const claims = checked(token);
+      verified.set(token, claims);
+      if (verified.size > MAX_VERIFIED) verified.delete(verified.keys().next().value!);
+      return claims;
     },
   };
+
+  function checked(token: string): TokenClaims {
+    if (token.length > MAX_TOKEN_LENGTH) throw new Error('token too long');
+    const parts = token.split('.');
+    if (parts.length !== 3) throw new Error('malformed token');
+    const [header, payload, signature] = parts as [string, string, string];
+    const expected = sign(`${header}.${payload}`);
+    const given = Buffer.from(signature, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new Error('bad signature');
+    // Signed with our key, so it was issued by us; the header is still checked (HS256 only).
+    const head = parseJson(header);
+    if (head?.alg !== 'HS256' || ('crit' in head && head.crit !== undefined)) throw new Error('bad algorithm');
+    const claims = parseJson(payload);
+    const { sub, jti, iat, exp, nbf } = claims ?? {};
+    if (
+      typeof sub !== 'string' ||
+      !/^\d+$/.test(sub) ||
+      typeof jti !== 'string' ||
+      typeof iat !== 'number' ||
+      typeof exp !== 'number'
+    ) {
+      throw new Error('incomplete claims');
+    }
+    const now = Date.now() / 1000;
+    if (exp <= now) throw new Error('expired');
+    if (typeof nbf === 'number' && nbf > now) throw new Error('not yet valid');
+    return { sub, jti, iat, exp };
+  }
 }
 export type TokenService = ReturnType<typeof createTokenService>;
 
