@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+type Nodemailer = typeof import('nodemailer');
 import type StreamTransport from 'nodemailer/lib/stream-transport/index.js';
 
 export interface MailMessage {
@@ -37,29 +38,37 @@ export interface Mailer {
  */
 export function createMailer(options: MailerOptions): Mailer {
   const { smtpUrl, from, outboxDir, log } = options;
+  // nodemailer is loaded with the first message, not at start (start-up time).
+  let transporter: Promise<Transporter> | undefined;
+  const transporterOf = (create: (nodemailer: Nodemailer) => Transporter) =>
+    (transporter ??= import('nodemailer').then(({ default: nodemailer }) => create(nodemailer)));
+  const close = () => void transporter?.then((t) => t.close());
   if (smtpUrl) {
-    const transport = nodemailer.createTransport(
-      { url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
-      { from },
-    );
+    const smtp = () =>
+      transporterOf((nodemailer) =>
+        nodemailer.createTransport(
+          { url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
+          { from },
+        ),
+      );
     return {
       mode: 'smtp',
       async send(message) {
-        const info = await transport.sendMail(message);
+        const info = (await (await smtp()).sendMail(message)) as { messageId?: string };
         log.info({ to: message.to, subject: message.subject, messageId: info.messageId }, 'e-mail sent');
       },
-      close: () => transport.close(),
+      close,
     };
   }
 
   const composerOptions: StreamTransport.Options = { streamTransport: true, buffer: true, newline: 'unix' };
-  const composer = nodemailer.createTransport(composerOptions, { from });
+  const composer = () => transporterOf((nodemailer) => nodemailer.createTransport(composerOptions, { from }));
   const outboxLimit = options.outboxLimit ?? 200;
   let sequence = 0;
   return {
     mode: 'outbox',
     async send(message) {
-      const info = (await composer.sendMail(message)) as unknown as StreamTransport.SentMessageInfo;
+      const info = (await (await composer()).sendMail(message)) as unknown as StreamTransport.SentMessageInfo;
       const raw = info.message as Buffer;
       mkdirSync(outboxDir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -75,7 +84,7 @@ export function createMailer(options: MailerOptions): Mailer {
         'e-mail not sent (no SMTP_URL): kept in the dev outbox',
       );
     },
-    close: () => composer.close(),
+    close,
   };
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
 import { HttpError } from './http-error.ts';
 
 const MINUTE = 60_000;
@@ -208,8 +209,10 @@ export function createRedisStore(
 /** Redis when `REDIS_URL` is set (counters shared by every API process), this process's memory otherwise. */
 export function createRateLimitStore(redisUrl: string | undefined, onError: (error: unknown) => void): RateLimitStore {
   if (!redisUrl) return createMemoryStore();
+  // Loaded only when configured (start-up time).
+  const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
   // Fail fast rather than queue: a sign-in should not hang while Redis is away.
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: true });
+  const redis = new RedisClient(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: true });
   redis.on('error', onError);
   return createRedisStore(redis);
 }

@@ -3,7 +3,6 @@ import { mkdirSync } from 'node:fs';
 import { readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AVATAR_URL_PREFIX, DEFAULT_AVATAR_FILE } from '@portal/contract';
-import sharp from 'sharp';
 
 export const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
 /** Stored avatars fit in this square (pixels); the top bar shows 36 px, the profile 96 px. */
@@ -44,6 +43,7 @@ export function imageExtension(bytes: Buffer): Extension | null {
  * Null when the bytes do not decode (corrupt, truncated, not really an image).
  */
 export async function reencodeAvatar(bytes: Buffer): Promise<Buffer | null> {
+  const { default: sharp } = await import('sharp'); // loaded on first use, not at start
   try {
     return await sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS })
       .rotate()
