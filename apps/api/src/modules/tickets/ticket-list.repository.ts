@@ -18,6 +18,7 @@ import type { Database } from '../../db/database.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
 import { ATTR } from '../../db/ticket-derivations.ts';
 import { fts5Body, tsqueryWords, type TicketSearch } from './ticket-search.ts';
+import { TICKET_COLUMNS } from './ticket-columns.ts';
 
 /**
  * The ticket lists with filters and sorts (issue 12), beside the plain lists of
@@ -327,7 +328,7 @@ export function createTicketListQueries(database: Database) {
           const after: RawBuilder<unknown> =
             afterId === null ? sql`` : sql` and rowid ${sql.raw(dir === 'desc' ? '<' : '>')} ${afterId}`;
           const rows: Selectable<TicketsTable>[] = await fromTickets()
-            .selectAll('t')
+            .select(TICKET_COLUMNS)
             .where(
               sql<SqlBool>`t.id in (select rowid from tickets_fts where tickets_fts match ${match} and ${rowidRange(range)}${after}
                 order by rowid ${sql.raw(dir)} limit ${sql.lit(size)})`,
@@ -342,7 +343,7 @@ export function createTicketListQueries(database: Database) {
       const column = sortColumns[spec.sort.by];
       let after: Cursor | null = null;
       for (;;) {
-        let q = rowQuery(spec, stages, range).selectAll('t');
+        let q = rowQuery(spec, stages, range).select(TICKET_COLUMNS);
         if (after) {
           const { value, id } = after;
           const op = sql.raw(dir === 'desc' ? '<' : '>');

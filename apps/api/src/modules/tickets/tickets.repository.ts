@@ -18,6 +18,7 @@ import { fts5Body, parseTicketSearch, tsqueryWords, type TicketSearch } from './
 import { createTicketListQueries, hasFilters, isIdOrder, type ListSpec } from './ticket-list.repository.ts';
 import { activeUsers, selectUserSummary, toUserSummary } from '../users/user-summaries.ts';
 import type { TicketNames, TicketNamesRepository } from './ticket-names.repository.ts';
+import { TICKET_COLUMNS } from './ticket-columns.ts';
 
 /** Which tickets a list shows: all, or those the user created or is assigned to (DESIGN.md). */
 export type TicketScope = { kind: 'all' } | { kind: 'mine'; userId: number };
@@ -39,6 +40,7 @@ export type TicketValues = Pick<
 >;
 
 const fromTickets = (db: Kysely<DB>) => db.selectFrom('tickets as t');
+
 type TicketsQuery = ReturnType<typeof fromTickets>;
 
 type TicketColumn = 'priority_type_id' | 'project_id' | 'area_id' | 'category_id' | 'difficulty_id';
@@ -52,6 +54,12 @@ const stageOfStatus = (statusId: number) =>
 
 /** How many of the newest tickets a PostgreSQL search reads in id order before it turns to the text index. */
 const NEWEST_WINDOW = 2_000;
+
+/**
+ * Up to this offset a page without search, filter or scope reads its rows whole in one
+ * statement; deeper, it skips ids only (an index-only scan on PostgreSQL) and then reads ten rows.
+ */
+const DIRECT_MAX_OFFSET = 1_000;
 
 /** A searched word starting more indexed words than this is read as a prefix instead. */
 const MAX_PREFIX_TERMS = 32;
@@ -137,16 +145,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
    */
   async function unsearchedIds(filter: TicketFilter, limit: number, offset: number): Promise<number[]> {
     const { scope } = filter;
-    if (scope.kind === 'all') {
-      const rows = await fromTickets(db)
-        .select('t.id')
-        .where(scopeAndStage(filter))
-        .orderBy('t.id', 'desc')
-        .limit(limit)
-        .offset(offset)
-        .execute();
-      return rows.map((r) => r.id);
-    }
+    if (scope.kind === 'all') return (await allScopeRows(filter, limit, offset)).map((r) => r.id);
     const newestOf = (column: 't.created_by' | 't.user_assigned_id') =>
       db.selectFrom(
         fromTickets(db)
@@ -166,6 +165,16 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
       .execute();
     return rows.map((r) => r.id);
   }
+
+  /** A page of every ticket (in a stage), newest first, read whole in one statement from the id order. */
+  const allScopeRows = (filter: TicketFilter, limit: number, offset: number) =>
+    fromTickets(db)
+      .select(TICKET_COLUMNS)
+      .where(scopeAndStage(filter))
+      .orderBy('t.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
 
   /** The exact size of a list without a search, from the maintained counters. */
   async function countedTotal(filter: TicketFilter): Promise<number> {
@@ -418,7 +427,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
   /** The tickets of these ids with their details, in the order of the ids. */
   async function detailsOf(ids: number[]): Promise<TTicket[]> {
     if (ids.length === 0) return [];
-    const rows = await fromTickets(db).selectAll('t').where('t.id', 'in', ids).execute();
+    const rows = await fromTickets(db).select(TICKET_COLUMNS).where('t.id', 'in', ids).execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
     return withNames(ids.flatMap((id) => byId.get(id) ?? []));
   }
@@ -426,7 +435,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
   return {
     /**
      * One page, newest first, in two steps: the page's ids (and its total), then
-     * the details of those ids only. Without a search the total comes from the
+     * those rows only (the first pages of a plain list, in one). Without a search the total comes from the
      * counters; with one it is counted up to TICKET_COUNT_CAP and then flagged
      * as a lower bound (ARCHITECTURE.md, "Tickets at scale"). Filters and sorts
      * other than newest first: ticket-list.repository.ts.
@@ -434,6 +443,11 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
     async list(filter: TicketFilter, { page, per_page }: Pick<TTicketListQuery, 'page' | 'per_page'>) {
       const offset = (page - 1) * per_page;
       const search = await resolvedSearch(parseTicketSearch(filter.search));
+      if (isPlain(filter) && search.kind === 'none' && filter.scope.kind === 'all' && offset <= DIRECT_MAX_OFFSET) {
+        // The plainest page: its rows in one statement, its total from the counters beside it.
+        const [rows, total] = await Promise.all([allScopeRows(filter, per_page, offset), countedTotal(filter)]);
+        return { data: await withNames(rows), meta: pageMeta(total, { page, per_page }) };
+      }
       const slice: Slice = !isPlain(filter)
         ? await listQueries.slice(specOf(filter, search), per_page, offset, () => countedTotal(filter))
         : search.kind === 'none'

@@ -1,0 +1,20 @@
+/**
+ * Every column of a ticket row the schema declares, named: `selectAll` would also
+ * bring PostgreSQL's `search_doc` (a tsvector as long as the text) to every read.
+ */
+export const TICKET_COLUMNS = [
+  't.id',
+  't.name',
+  't.description',
+  't.area_id',
+  't.project_id',
+  't.category_id',
+  't.priority_type_id',
+  't.difficulty_id',
+  't.status_id',
+  't.stage',
+  't.created_by',
+  't.user_assigned_id',
+  't.created_at',
+  't.updated_at',
+] as const;
