@@ -1,7 +1,7 @@
 import { TICKET_COUNT_CAP, type TTicket } from '@portal/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COUNT_KIND, withTicketDerivationsSuspended } from '../src/db/ticket-derivations.ts';
+import { COUNT_KIND, pgSearchDocOf, withTicketDerivationsSuspended } from '../src/db/ticket-derivations.ts';
 import { foldText } from '../src/modules/tickets/ticket-search.ts';
 import { createTestApp, dialects, type TestApp } from './helper.ts';
 
@@ -189,8 +189,12 @@ describe.each(dialects)('tickets at scale on %s', (dialect) => {
           await sql`insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,
               difficulty_id, status_id, stage, created_by, user_assigned_id, created_at, updated_at, search_doc)
             select 'Lote masivo ' || g, 'Carga de prueba', 1, 1, 1, 1, 1, 1, 'open', 1, null, now(), now(),
-              to_tsvector('simple', 'lote masivo ' || g || ' carga de prueba')
-            from generate_series(1, ${count}) g`.execute(db());
+              ${sql.raw(pgSearchDocOf(`'lote masivo ' || g || ' carga de prueba'`, 't'))}
+            from generate_series(1, ${count}) g,
+              lateral (select 1 as created_by, null::int as user_assigned_id, 'open' as stage, 1 as status_id,
+                1 as priority_type_id, 1 as project_id, 1 as area_id, 1 as category_id, 1 as difficulty_id) t`.execute(db());
+          await sql`insert into ticket_words (word) values ('lote'), ('masivo'), ('carga'), ('de'), ('prueba')
+            on conflict do nothing`.execute(db());
         } else {
           await sql`with recursive g(n) as (select 1 union all select n + 1 from g where n < ${count})
             insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,
