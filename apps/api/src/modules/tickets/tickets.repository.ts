@@ -277,8 +277,10 @@ export function createTicketsRepository(database: Database) {
     return { ids: rows.map((r) => r.id), ...(await countUpToCap(query)) };
   }
 
+  /** A search that can find nothing: no word in the text, or a word no indexed word starts. */
+  const isNothing = (search: TicketSearch) => search.kind === 'words' && search.words.length === 0;
+
   async function searchedSlice(filter: TicketFilter, search: TicketSearch, limit: number, offset: number) {
-    if (search.kind === 'words' && search.words.length === 0) return { ids: [], total: 0, isLowerBound: false };
     if (search.kind === 'id') return idSearch(filter, search.id, limit, offset);
     if (search.kind === 'none') throw new Error('searchedSlice needs a search');
     return database.dialect === 'sqlite'
@@ -417,15 +419,17 @@ export function createTicketsRepository(database: Database) {
     async list(filter: TicketFilter, { page, per_page }: Pick<TTicketListQuery, 'page' | 'per_page'>) {
       const offset = (page - 1) * per_page;
       const search = await resolvedSearch(parseTicketSearch(filter.search));
-      const slice: Slice = !isPlain(filter)
-        ? await listQueries.slice(specOf(filter, search), per_page, offset, () => countedTotal(filter))
-        : search.kind === 'none'
-          ? {
-              ids: await unsearchedIds(filter, per_page, offset),
-              total: await countedTotal(filter),
-              isLowerBound: false,
-            }
-          : await searchedSlice(filter, search, per_page, offset);
+      const slice: Slice = isNothing(search)
+        ? { ids: [], total: 0, isLowerBound: false }
+        : !isPlain(filter)
+          ? await listQueries.slice(specOf(filter, search), per_page, offset, () => countedTotal(filter))
+          : search.kind === 'none'
+            ? {
+                ids: await unsearchedIds(filter, per_page, offset),
+                total: await countedTotal(filter),
+                isLowerBound: false,
+              }
+            : await searchedSlice(filter, search, per_page, offset);
       const data = await detailsOf(slice.ids);
       const meta = pageMeta(slice.total, { page, per_page });
       return { data, meta: slice.isLowerBound ? { ...meta, total_is_lower_bound: true } : meta };
@@ -435,6 +439,7 @@ export function createTicketsRepository(database: Database) {
     async *exportBatches(filter: TicketFilter, size: number): AsyncGenerator<TTicket[]> {
       const names = await namesForExport();
       const search = await resolvedSearch(parseTicketSearch(filter.search));
+      if (isNothing(search)) return;
       for await (const rows of listQueries.batches(specOf(filter, search), size)) {
         await names.loadUsers(
           rows.flatMap((r) => (r.user_assigned_id === null ? [r.created_by] : [r.created_by, r.user_assigned_id])),
