@@ -164,7 +164,9 @@ declare
 begin
   if tg_op = 'INSERT' or new.name is distinct from old.name or new.description is distinct from old.description then
     body := to_tsvector('simple', portal_search_text(new.name || ' ' || new.description));
-    insert into ticket_words (word) select w from unnest(tsvector_to_array(body)) w on conflict do nothing;
+    -- Nearly every word is known: look first, so the insert (and its conflict check) is for new ones only.
+    insert into ticket_words (word) select w from unnest(tsvector_to_array(body)) w
+      where not exists (select 1 from ticket_words x where x.word = w) on conflict do nothing;
     new.search_doc := body || array_to_tsvector(${sql.raw(pgAttrsCall('new'))});
   else
     -- Only attributes changed: swap their lexemes, the text's stay.
