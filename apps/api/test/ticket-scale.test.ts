@@ -219,6 +219,22 @@ describe.each(dialects)('tickets at scale on %s', (dialect) => {
       ).max;
       expect(newest).toBeGreaterThanOrEqual(before + count);
       expect(body.data[0].id).toBe(newest);
+      // In another order the page walks that column's index; the total stays a lower bound.
+      const byPriority = (
+        await t.call(admin, 'POST', '/api/general-tickets', {
+          page: 1,
+          per_page: 10,
+          search: 'masivo',
+          sort: { by: 'priority', dir: 'asc' },
+        })
+      ).json();
+      expect(byPriority.meta).toMatchObject({ total: TICKET_COUNT_CAP, total_is_lower_bound: true });
+      const oldest = await db()
+        .selectFrom('tickets')
+        .select(sql<number>`min(id)`.as('min'))
+        .where('name', 'like', 'Lote masivo %')
+        .executeTakeFirstOrThrow();
+      expect(byPriority.data[0].id).toBe(oldest.min);
       const rare = await t.call(admin, 'POST', '/api/general-tickets', { page: 1, per_page: 10, search: 'bascula' });
       expect(rare.json().meta.total_is_lower_bound).toBeUndefined();
       await withTicketDerivationsSuspended(db(), dialect, async () => {
@@ -251,11 +267,17 @@ describe.each(dialects)('tickets at scale on %s', (dialect) => {
     }
 
     /** Every id and the total of a list with a search and filters, page by page. */
-    async function listed(list: keyof typeof lists, search: string, filters: Filters, perPage: number) {
+    async function listed(
+      list: keyof typeof lists,
+      search: string,
+      filters: Filters,
+      perPage: number,
+      sort?: { by: 'priority'; dir: 'asc' },
+    ) {
       const ids: number[] = [];
       for (let page = 1; page <= 100; page++) {
         const token = list === 'mine' ? agente : admin;
-        const res = await t.call(token, 'POST', lists[list], { page, per_page: perPage, search, filters });
+        const res = await t.call(token, 'POST', lists[list], { page, per_page: perPage, search, filters, sort });
         expect(res.statusCode, `${list} "${search}" ${JSON.stringify(filters)}: ${res.body}`).toBe(200);
         const body = res.json() as { data: TTicket[]; meta: { last_page: number; total: number } };
         ids.push(...body.data.map((x) => x.id));
@@ -288,10 +310,17 @@ describe.each(dialects)('tickets at scale on %s', (dialect) => {
         for (const search of searches) {
           for (const filters of filterSets) {
             const expected = recount(rows, list, search, filters);
-            const got = await listed(list, search, filters, expected.length > 300 ? 50 : 7);
+            const perPage = expected.length > 300 ? 50 : 7;
+            const got = await listed(list, search, filters, perPage);
             const label = `${list} "${search}" ${JSON.stringify(filters)}`;
             expect(got.ids, label).toEqual(expected);
             expect(got.total, label).toBe(expected.length);
+            // In another order (priority, then id): the same tickets, sorted.
+            const byPriority = await listed(list, search, filters, perPage, { by: 'priority', dir: 'asc' });
+            const priorityOf = new Map(rows.map((r) => [r.id, r.priority_type_id]));
+            const sorted = [...expected].sort((a, b) => priorityOf.get(a)! - priorityOf.get(b)! || a - b);
+            expect(byPriority.ids, `${label} by priority`).toEqual(sorted);
+            expect(byPriority.total, `${label} by priority`).toBe(expected.length);
           }
         }
       }

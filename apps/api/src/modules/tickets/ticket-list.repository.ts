@@ -300,10 +300,17 @@ export function createTicketListQueries(database: Database) {
       const range = stages && stages.length === 0 ? null : await idRangeOf(spec.filters);
       if (!range) return { ids: [], total: 0, isLowerBound: false };
       const isCounted = spec.search.kind === 'none' && !hasFilters(spec.filters);
-      if (database.dialect === 'postgres' && spec.search.kind === 'words' && isIdOrder(spec.sort)) {
-        // The text index answers the search with its filters (ticket-search.repository.ts).
-        const attrs = attrGroups(spec, stages);
-        return postgresSearch.slice({ search: spec.search, attrs, range, dir: spec.sort.dir }, limit, offset);
+      if (database.dialect === 'postgres' && spec.search.kind === 'words') {
+        // The text index answers the search with its filters (ticket-search.repository.ts); a page
+        // of many matches in another order walks that column's index.
+        const sort = { column: sortColumns[spec.sort.by], dir: spec.sort.dir };
+        const found = await postgresSearch.slice(
+          { search: spec.search, attrs: attrGroups(spec, stages), range, sort },
+          limit,
+          offset,
+        );
+        const ids = found.ids ?? (await rowIds(spec, stages, range, limit, { offset })).map((r) => r.id);
+        return { ...found, ids };
       }
       const { match } = planOf(spec, stages);
       if (match) {

@@ -12,11 +12,12 @@ export interface PgSearchSpec {
   attrs: string[][];
   /** The id range of a created-date filter. */
   range: { min: number | null; max: number | null };
-  dir: 'asc' | 'desc';
+  /** The list's order: by this column, then by id. */
+  sort: { column: 'id' | 'name' | 'priority_type_id' | 'status_id' | 'project_id' | 'updated_at'; dir: 'asc' | 'desc' };
 }
 
 export interface PgSearchSlice {
-  ids: number[];
+  ids: number[] | null;
   total: number;
   isLowerBound: boolean;
 }
@@ -25,7 +26,7 @@ const capped = (n: number) =>
   n > TICKET_COUNT_CAP ? { total: TICKET_COUNT_CAP, isLowerBound: true } : { total: n, isLowerBound: false };
 
 /**
- * A PostgreSQL ticket search in id order, answered by `search_doc` alone: the words
+ * A PostgreSQL ticket search, answered by `search_doc` alone: the words
  * (each as the whole indexed words it starts) and the list's scope, stages and filters
  * (attribute lexemes, db/ticket-derivations.ts) are one tsquery, so the GIN index
  * intersects them all and the heap is read only for tickets that match everything.
@@ -38,6 +39,8 @@ const capped = (n: number) =>
  *    reads the matching rows up to the cap, giving both the count and the page. Only
  *    when those pass the cap, yet the page was not in the window, the page walks the
  *    primary key in order (a match at least one ticket in a hundred then).
+ * In another order than id the window only estimates; the bitmap scan sorts its matches
+ * by that column, and past the cap the caller walks the column's index.
  */
 export function createPostgresSearch(db: Kysely<DB>) {
   /** The search as a condition on `tickets`. */
@@ -70,9 +73,16 @@ export function createPostgresSearch(db: Kysely<DB>) {
     });
 
   return {
+    /**
+     * One page and the total of the search, in the order of `sort` (`id`, or another
+     * column then id). `ids` is null when the page is the caller's to read by walking
+     * the index of that column (the matches are then past the cap, so dense).
+     */
     async slice(spec: PgSearchSpec, limit: number, offset: number): Promise<PgSearchSlice> {
       if (spec.search.words.length === 0) return { ids: [], total: 0, isLowerBound: false };
-      const dir = sql.raw(spec.dir);
+      const { column, dir: direction } = spec.sort;
+      const byId = column === 'id';
+      const dir = sql.raw(direction);
       const condition = conditionOf(spec);
       const {
         rows: [window],
@@ -85,14 +95,16 @@ export function createPostgresSearch(db: Kysely<DB>) {
               order by id ${dir} limit ${sql.lit(NEWEST_WINDOW)}) w`.execute(db);
       const hits = window?.ids ?? [];
       const read = Number(window?.n ?? 0);
-      if (read < NEWEST_WINDOW) return { ids: hits.slice(offset, offset + limit), ...capped(hits.length) };
+      const whole = read < NEWEST_WINDOW;
+      if (whole && byId) return { ids: hits.slice(offset, offset + limit), ...capped(hits.length) };
 
       // The window's share of matches, over the range's tickets (ids are dense: one ticket per id, nearly).
-      const inWindow = window!.last - window!.first + 1;
-      const estimate = hits.length * ((window!.hi - window!.lo + 1) / inWindow);
-      const filled = hits.length >= offset + limit;
-      if (filled && estimate >= 2 * TICKET_COUNT_CAP) {
-        return { ids: hits.slice(offset, offset + limit), ...capped(Infinity) };
+      const estimate = whole
+        ? hits.length
+        : hits.length * ((window!.hi - window!.lo + 1) / (window!.last - window!.first + 1));
+      const filled = byId && hits.length >= offset + limit;
+      if (estimate >= 2 * TICKET_COUNT_CAP && (filled || !byId)) {
+        return { ids: byId ? hits.slice(offset, offset + limit) : null, ...capped(Infinity) };
       }
 
       const {
@@ -100,11 +112,13 @@ export function createPostgresSearch(db: Kysely<DB>) {
       } = await withSettings(['enable_indexscan', 'enable_indexonlyscan', 'enable_seqscan'], (trx) =>
         sql<{ n: number | string; ids: number[] | null }>`
           select count(*) as n,
-            (array_agg(m.id order by m.id ${dir}))[${offset + 1}:${offset + limit}] as ids
-          from (select id from tickets where ${condition} limit ${sql.lit(TICKET_COUNT_CAP + 1)}) m`.execute(trx),
+            (array_agg(m.id order by ${byId ? sql`` : sql`m.v ${dir}, `}m.id ${dir}))[${offset + 1}:${offset + limit}] as ids
+          from (select id, ${sql.ref(column)} as v from tickets where ${condition}
+                limit ${sql.lit(TICKET_COUNT_CAP + 1)}) m`.execute(trx),
       );
       const n = Number(matched?.n ?? 0);
       if (n <= TICKET_COUNT_CAP) return { ids: matched?.ids ?? [], total: n, isLowerBound: false };
+      if (!byId) return { ids: null, ...capped(n) };
       if (filled) return { ids: hits.slice(offset, offset + limit), ...capped(n) };
       const { rows } = await withSettings(['enable_bitmapscan', 'enable_seqscan'], (trx) =>
         sql<{ id: number }>`select id from tickets where ${condition}

@@ -52,6 +52,7 @@ const stageOfStatus = (statusId: number) =>
 
 /** No created-date range. */
 const ANY_ID = { min: null, max: null };
+const NEWEST_FIRST = { column: 'id', dir: 'desc' } as const;
 
 /** A searched word starting more indexed words than this is read as a prefix instead. */
 const MAX_PREFIX_TERMS = 32;
@@ -285,16 +286,9 @@ export function createTicketsRepository(database: Database) {
     if (search.kind === 'none') throw new Error('searchedSlice needs a search');
     return database.dialect === 'sqlite'
       ? sqliteSearch(filter, search, limit, offset)
-      : postgresSearch.slice(
-          {
-            search,
-            attrs: attrsOf(filter),
-            range: ANY_ID,
-            dir: 'desc',
-          },
-          limit,
-          offset,
-        );
+      : postgresSearch
+          .slice({ search, attrs: attrsOf(filter), range: ANY_ID, sort: NEWEST_FIRST }, limit, offset)
+          .then((found) => ({ ...found, ids: found.ids ?? [] }));
   }
 
   /**
