@@ -14,7 +14,8 @@ import { rebuildTicketReportDerivations, withTicketReportDerivationsSuspended } 
  *   list's scope and stage is answered by the index alone), and `ticket_words`, every word
  *   it holds, so a searched prefix becomes the few whole words it starts (FTS5 reads a
  *   prefix by merging whole doclists first); on PostgreSQL the column
- *   `tickets.search_doc` (tsvector, GIN), where bitmap scans combine it with the b-tree indexes;
+ *   `tickets.search_doc` (tsvector, GIN) with the same attribute tokens as lexemes (`_c12`),
+ *   and `ticket_words` too;
  * - `ticket_counts`: how many tickets per stage in each counted set, so list totals and the
  *   workload read a few rows instead of counting tickets. Rows are spread over
  *   `COUNT_SHARDS` shards (by ticket id) so concurrent writers rarely wait on one row;
@@ -73,6 +74,7 @@ const attrsOf = (t: string) =>
     `'${ATTR.difficulty}' || ${t}.difficulty_id`,
   ].join(` || ' ' || `);
 
+/** The columns the text index is made of (its words and attribute tokens): updating one re-derives it. */
 const searchColumns = [
   'name',
   'description',
@@ -162,7 +164,8 @@ create or replace function portal_ticket_search_doc() returns trigger language p
 declare
   body tsvector;
 begin
-  if tg_op = 'INSERT' or new.name is distinct from old.name or new.description is distinct from old.description then
+  if tg_op = 'INSERT' or old.search_doc is null
+     or new.name is distinct from old.name or new.description is distinct from old.description then
     body := to_tsvector('simple', portal_search_text(new.name || ' ' || new.description));
     -- Nearly every word is known: look first, so the insert (and its conflict check) is for new ones only.
     insert into ticket_words (word) select w from unnest(tsvector_to_array(body)) w

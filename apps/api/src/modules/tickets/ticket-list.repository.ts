@@ -28,7 +28,8 @@ import { createPostgresSearch } from './ticket-search.repository.ts';
  *   filter is a token of the FTS5 `attrs` column, so the index alone answers the page
  *   and the capped count, search or not; a date range becomes an id range (`rowid between`);
  * - on PostgreSQL, and for the other sorts on SQLite, the filters are conditions on the
- *   row and the page walks a `(column, id)` index in the sort order;
+ *   row and the page walks a `(column, id)` index in the sort order; a PostgreSQL search
+ *   is answered by its text index instead, filters included (ticket-search.repository.ts);
  * - totals are exact (maintained counters) when only the list's scope and stage apply,
  *   otherwise counted up to TICKET_COUNT_CAP.
  */
