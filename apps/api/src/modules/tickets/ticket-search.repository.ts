@@ -1,6 +1,7 @@
 import { TICKET_COUNT_CAP } from '@portal/contract';
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { COUNT_KIND } from '../../db/ticket-derivations.ts';
 import { pgTsquery, termsOf, type TicketSearch } from './ticket-search.ts';
 
 /** How many of the newest (or oldest) tickets of the range are read in id order before the text index. */
@@ -34,7 +35,8 @@ const capped = (n: number) =>
  * GIN has no order, so two readings are chosen between (ARCHITECTURE.md, "Tickets at scale"):
  * 1. the newest NEWEST_WINDOW tickets of the range, in id order, each checked against the
  *    query (a few hundred heap pages, hot): a common match fills the page there, and the
- *    share of matches tells whether the total clearly passes TICKET_COUNT_CAP;
+ *    share of matches, times the tickets of the range (`ticket_counts`, not the id span:
+ *    ids have gaps), tells whether the total clearly passes TICKET_COUNT_CAP;
  * 2. otherwise the match is rare: one bitmap scan of the index (forced by `SET LOCAL`)
  *    reads the matching rows up to the cap, giving both the count and the page. Only
  *    when those pass the cap, yet the page was not in the window, the page walks the
@@ -86,11 +88,11 @@ export function createPostgresSearch(db: Kysely<DB>) {
       const condition = conditionOf(spec);
       const {
         rows: [window],
-      } = await sql<{ ids: number[]; n: number | string; first: number; last: number; lo: number; hi: number }>`
+      } = await sql<{ ids: number[]; n: number | string; tickets: number | string; span: number; rangeSpan: number }>`
         select coalesce(array_agg(w.id order by w.id ${dir}) filter (where w.hit), '{}') as ids, count(*) as n,
-          min(w.id) as first, max(w.id) as last,
-          (select min(id) from tickets where ${inRange(spec)}) as lo,
-          (select max(id) from tickets where ${inRange(spec)}) as hi
+          (select coalesce(sum(c.n), 0) from ticket_counts c where c.kind = ${COUNT_KIND.all}) as tickets,
+          (select max(id) - min(id) + 1 from tickets) as span,
+          (select max(id) - min(id) + 1 from tickets where ${inRange(spec)}) as "rangeSpan"
         from (select id, ${condition} as hit from tickets where ${inRange(spec)}
               order by id ${dir} limit ${sql.lit(NEWEST_WINDOW)}) w`.execute(db);
       const hits = window?.ids ?? [];
@@ -98,10 +100,10 @@ export function createPostgresSearch(db: Kysely<DB>) {
       const whole = read < NEWEST_WINDOW;
       if (whole && byId) return { ids: hits.slice(offset, offset + limit), ...capped(hits.length) };
 
-      // The window's share of matches, over the range's tickets (ids are dense: one ticket per id, nearly).
-      const estimate = whole
-        ? hits.length
-        : hits.length * ((window!.hi - window!.lo + 1) / (window!.last - window!.first + 1));
+      // The window's share of matches, over the tickets of the range (the counters know how many
+      // tickets there are; a date range holds its share of the ids).
+      const inRangeTickets = (Number(window?.tickets ?? 0) * (window?.rangeSpan ?? 0)) / Math.max(1, window?.span ?? 1);
+      const estimate = whole ? hits.length : (hits.length / read) * inRangeTickets;
       const filled = byId && hits.length >= offset + limit;
       if (estimate >= 2 * TICKET_COUNT_CAP && (filled || !byId)) {
         return { ids: byId ? hits.slice(offset, offset + limit) : null, ...capped(Infinity) };
