@@ -213,7 +213,9 @@ export async function generateTickets(database: Database, count: number, sqliteF
         ) as r(${sql.join(columns.map((c) => sql.ref(c)))}, folded)`.execute(db);
       // The lexemes PostgreSQL makes of the new words (its parser may split what textWords kept whole).
       await sql`insert into ticket_words (word)
-        select unnest(tsvector_to_array(to_tsvector('simple', ${newWords.join(' ')}))) on conflict do nothing`.execute(db);
+        select unnest(tsvector_to_array(to_tsvector('simple', ${newWords.join(' ')}))) on conflict do nothing`.execute(
+        db,
+      );
       batch = [];
     };
     for (const row of rows()) {

@@ -347,7 +347,9 @@ export async function rebuildPgWords<T>(db: Kysely<T>): Promise<void> {
 export async function rebuildTicketDerivations<T>(db: Kysely<T>, dialect: Dialect): Promise<void> {
   if (dialect === 'postgres') {
     await sql
-      .raw(`update tickets set search_doc = ${pgSearchDocOf(`portal_search_text(name || ' ' || description)`, 'tickets')}`)
+      .raw(
+        `update tickets set search_doc = ${pgSearchDocOf(`portal_search_text(name || ' ' || description)`, 'tickets')}`,
+      )
       .execute(db);
     await rebuildPgWords(db);
   } else {
