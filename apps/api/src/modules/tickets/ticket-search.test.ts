@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foldText, fts5Words, parseTicketSearch, pgTsquery, tsqueryWords } from './ticket-search.ts';
+import { foldText, fts5Words, parseTicketSearch, pgTsquery } from './ticket-search.ts';
 
 describe('parseTicketSearch', () => {
   it('is nothing for blank text', () => {
@@ -40,7 +40,6 @@ describe('parseTicketSearch', () => {
         { word: 'n', terms: null },
       ]),
     ).toBe('("ruta" OR "rutas") AND "n"*');
-    expect(tsqueryWords(['ruta', 'norte'])).toBe("'ruta':* & 'norte':*");
   });
 
   it('writes PostgreSQL queries of whole words, prefixes and attribute groups, all required', () => {

@@ -60,9 +60,6 @@ export const fts5Words = (words: WordTerms[]) =>
     )
     .join(' AND ');
 
-/** The PostgreSQL tsquery text of the words (`to_tsquery('simple', …)`): each a prefix, all required. */
-export const tsqueryWords = (words: string[]) => words.map((w) => `'${w.replaceAll("'", '')}':*`).join(' & ');
-
 const pgLexeme = (text: string) => `'${text.replaceAll(/['\\]/g, '')}'`;
 
 /**
