@@ -3,7 +3,7 @@ import { sql, type Insertable } from 'kysely';
 import type { Database } from '../apps/api/src/db/database.ts';
 import type { UsersTable } from '../apps/api/src/db/schema.ts';
 import { places, ticketTemplates } from '../apps/api/src/db/seed-tickets.ts';
-import { withTicketDerivationsSuspended } from '../apps/api/src/db/ticket-derivations.ts';
+import { pgSearchDocOf, withTicketDerivationsSuspended } from '../apps/api/src/db/ticket-derivations.ts';
 import { textWords } from '../apps/api/src/lib/search-text.ts';
 
 /** The demo's six users plus these make about 50. */
@@ -204,13 +204,29 @@ export async function generateTickets(database: Database, count: number, sqliteF
       'timestamptz',
     ];
     let batch: Row[] = [];
+    const words = new Set<string>();
     const flush = async () => {
       const arrays = columns.map((_, c) => batch.map((row) => row[c]));
-      const folded = batch.map((row) => textWords(`${row[0]} ${row[1]}`).join(' '));
+      const newWords: string[] = [];
+      const folded = batch.map((row) => {
+        const rowWords = textWords(`${row[0]} ${row[1]}`);
+        for (const word of rowWords) {
+          if (!words.has(word)) {
+            words.add(word);
+            newWords.push(word);
+          }
+        }
+        return rowWords.join(' ');
+      });
       await sql`insert into tickets (${sql.join(columns.map((c) => sql.ref(c)))}, search_doc)
-        select ${sql.join(columns.map((c) => sql.ref(`r.${c}`)))}, to_tsvector('simple', r.folded) from unnest(
+        select ${sql.join(columns.map((c) => sql.ref(`r.${c}`)))}, ${sql.raw(pgSearchDocOf('r.folded', 'r'))} from unnest(
           ${sql.join(arrays.map((values, c) => sql`${values}::${sql.raw(types[c]!)}[]`))}, ${folded}::text[]
         ) as r(${sql.join(columns.map((c) => sql.ref(c)))}, folded)`.execute(db);
+      // The lexemes PostgreSQL makes of the new words (its parser may split what textWords kept whole).
+      await sql`insert into ticket_words (word)
+        select unnest(tsvector_to_array(to_tsvector('simple', ${newWords.join(' ')}))) on conflict do nothing`.execute(
+        db,
+      );
       batch = [];
     };
     for (const row of rows()) {

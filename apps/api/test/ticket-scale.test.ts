@@ -1,7 +1,7 @@
 import { TICKET_COUNT_CAP, type TTicket } from '@portal/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COUNT_KIND, withTicketDerivationsSuspended } from '../src/db/ticket-derivations.ts';
+import { COUNT_KIND, pgSearchDocOf, withTicketDerivationsSuspended } from '../src/db/ticket-derivations.ts';
 import { foldText } from '../src/modules/tickets/ticket-search.ts';
 import { createTestApp, dialects, type TestApp } from './helper.ts';
 
@@ -189,8 +189,14 @@ describe.each(dialects)('tickets at scale on %s', (dialect) => {
           await sql`insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,
               difficulty_id, status_id, stage, created_by, user_assigned_id, created_at, updated_at, search_doc)
             select 'Lote masivo ' || g, 'Carga de prueba', 1, 1, 1, 1, 1, 1, 'open', 1, null, now(), now(),
-              to_tsvector('simple', 'lote masivo ' || g || ' carga de prueba')
-            from generate_series(1, ${count}) g`.execute(db());
+              ${sql.raw(pgSearchDocOf(`'lote masivo ' || g || ' carga de prueba'`, 't'))}
+            from generate_series(1, ${count}) g,
+              lateral (select 1 as created_by, null::int as user_assigned_id, 'open' as stage, 1 as status_id,
+                1 as priority_type_id, 1 as project_id, 1 as area_id, 1 as category_id, 1 as difficulty_id) t`.execute(
+            db(),
+          );
+          await sql`insert into ticket_words (word) values ('lote'), ('masivo'), ('carga'), ('de'), ('prueba')
+            on conflict do nothing`.execute(db());
         } else {
           await sql`with recursive g(n) as (select 1 union all select n + 1 from g where n < ${count})
             insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,
@@ -213,12 +219,201 @@ describe.each(dialects)('tickets at scale on %s', (dialect) => {
       ).max;
       expect(newest).toBeGreaterThanOrEqual(before + count);
       expect(body.data[0].id).toBe(newest);
+      // In another order the page walks that column's index; the total stays a lower bound.
+      const byPriority = (
+        await t.call(admin, 'POST', '/api/general-tickets', {
+          page: 1,
+          per_page: 10,
+          search: 'masivo',
+          sort: { by: 'priority', dir: 'asc' },
+        })
+      ).json();
+      expect(byPriority.meta).toMatchObject({ total: TICKET_COUNT_CAP, total_is_lower_bound: true });
+      const oldest = await db()
+        .selectFrom('tickets')
+        .select(sql<number>`min(id)`.as('min'))
+        .where('name', 'like', 'Lote masivo %')
+        .executeTakeFirstOrThrow();
+      expect(byPriority.data[0].id).toBe(oldest.min);
       const rare = await t.call(admin, 'POST', '/api/general-tickets', { page: 1, per_page: 10, search: 'bascula' });
       expect(rare.json().meta.total_is_lower_bound).toBeUndefined();
       await withTicketDerivationsSuspended(db(), dialect, async () => {
         await sql`delete from tickets where name like 'Lote masivo %'`.execute(db());
       });
     });
+  });
+
+  describe('search past the newest tickets (PostgreSQL then reads its text index)', () => {
+    const lists = {
+      general: '/api/general-tickets',
+      mine: '/api/tickets',
+      current: '/api/tickets/current',
+      old: '/api/tickets/old',
+    } as const;
+    type Filters = {
+      priority_type_id?: number[];
+      user_assigned_id?: (number | null)[];
+      stage?: string[];
+      created_by?: number[];
+    };
+    interface Row {
+      id: number;
+      name: string;
+      description: string;
+      stage: string;
+      priority_type_id: number;
+      created_by: number;
+      user_assigned_id: number | null;
+    }
+
+    /** Every id and the total of a list with a search and filters, page by page. */
+    async function listed(
+      list: keyof typeof lists,
+      search: string,
+      filters: Filters,
+      perPage: number,
+      sort?: { by: 'priority'; dir: 'asc' },
+    ) {
+      const ids: number[] = [];
+      for (let page = 1; page <= 100; page++) {
+        const token = list === 'mine' ? agente : admin;
+        const res = await t.call(token, 'POST', lists[list], { page, per_page: perPage, search, filters, sort });
+        expect(res.statusCode, `${list} "${search}" ${JSON.stringify(filters)}: ${res.body}`).toBe(200);
+        const body = res.json() as { data: TTicket[]; meta: { last_page: number; total: number } };
+        ids.push(...body.data.map((x) => x.id));
+        if (page >= body.meta.last_page) return { ids, total: body.meta.total };
+      }
+      throw new Error('more than 100 pages');
+    }
+
+    /** What the list shows, from the rows. */
+    function recount(rows: Row[], list: keyof typeof lists, search: string, filters: Filters) {
+      const inList = rows.filter(
+        (r) =>
+          (list !== 'mine' || r.created_by === agenteId || r.user_assigned_id === agenteId) &&
+          (list !== 'current' || r.stage !== 'closed') &&
+          (list !== 'old' || r.stage === 'closed') &&
+          (!filters.priority_type_id || filters.priority_type_id.includes(r.priority_type_id)) &&
+          (!filters.user_assigned_id || filters.user_assigned_id.includes(r.user_assigned_id)) &&
+          (!filters.stage || filters.stage.includes(r.stage)) &&
+          (!filters.created_by || filters.created_by.includes(r.created_by)),
+      );
+      return expectedMatches(inList, search);
+    }
+
+    async function expectRecount(searches: string[], filterSets: Filters[]) {
+      const rows = (await db()
+        .selectFrom('tickets')
+        .select(['id', 'name', 'description', 'stage', 'priority_type_id', 'created_by', 'user_assigned_id'])
+        .execute()) as Row[];
+      for (const list of Object.keys(lists) as (keyof typeof lists)[]) {
+        for (const search of searches) {
+          for (const filters of filterSets) {
+            const expected = recount(rows, list, search, filters);
+            const perPage = expected.length > 300 ? 50 : 7;
+            const got = await listed(list, search, filters, perPage);
+            const label = `${list} "${search}" ${JSON.stringify(filters)}`;
+            expect(got.ids, label).toEqual(expected);
+            expect(got.total, label).toBe(expected.length);
+            // In another order (priority, then id): the same tickets, sorted.
+            if (expected.length > 300) continue;
+            const byPriority = await listed(list, search, filters, perPage, { by: 'priority', dir: 'asc' });
+            const priorityOf = new Map(rows.map((r) => [r.id, r.priority_type_id]));
+            const sorted = [...expected].sort((a, b) => priorityOf.get(a)! - priorityOf.get(b)! || a - b);
+            expect(byPriority.ids, `${label} by priority`).toEqual(sorted);
+            expect(byPriority.total, `${label} by priority`).toBe(expected.length);
+          }
+        }
+      }
+    }
+
+    it('gives the pages and totals of a recount, with scope, stages and filters, also after writes', async () => {
+      const next = random(11);
+      const pick = <T>(items: T[]) => items[Math.floor(next() * items.length)]!;
+      const users = (await db().selectFrom('users').select('id').where('status_id', '=', 1).execute()).map((u) => u.id);
+      const statuses = (await db().selectFrom('ticket_statuses').select('id').execute()).map((s) => s.id);
+      const vocabulary = ['ruta', 'rutas', 'montacargas', 'Refrigeración', 'Monterrey', 'andén', 'báscula'];
+      const ours: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        const ticket = await create(
+          pick([admin, agente]),
+          `${pick(vocabulary)} ${pick(vocabulary)}`,
+          `${pick(vocabulary)} caso ${i}`,
+          pick(statuses),
+        );
+        ours.push(ticket.id);
+        if (next() < 0.6) {
+          const res = await t.call(admin, 'PATCH', `/api/tickets/${ticket.id}/assign/${pick(users)}`);
+          expect(res.statusCode, res.body).toBe(200);
+        }
+        // An attribute written outside the API: the trigger keeps the index's token of it.
+        await db()
+          .updateTable('tickets')
+          .set({ priority_type_id: pick([1, 2, 3, 4]) })
+          .where('id', '=', ticket.id)
+          .execute();
+      }
+      // 2,100 newer tickets none of the searched words but one match: the searches are read past them.
+      const count = 2_100;
+      await withTicketDerivationsSuspended(db(), dialect, async () => {
+        const assignee = sql`case when g % 3 = 0 then cast(${agenteId} as integer) end`;
+        if (dialect === 'postgres') {
+          await sql`insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,
+              difficulty_id, status_id, stage, created_by, user_assigned_id, created_at, updated_at, search_doc)
+            select t.name, t.description, 1, 1, 1, t.priority_type_id, 1, 1, t.stage, t.created_by, t.user_assigned_id,
+              now(), now(), ${sql.raw(pgSearchDocOf(`'relleno ' || t.name || ' ' || t.description`, 't'))}
+            from generate_series(1, ${count}) g,
+              lateral (select 'Relleno' as name, 'Sin coincidencias' as description, g % 4 + 1 as priority_type_id,
+                'open' as stage, 1 as status_id, 1 as project_id, 1 as area_id, 1 as category_id, 1 as difficulty_id,
+                1 as created_by, ${assignee} as user_assigned_id) t`.execute(db());
+        } else {
+          await sql`with recursive g(g) as (select 1 union all select g + 1 from g where g < ${count})
+            insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,
+              difficulty_id, status_id, stage, created_by, user_assigned_id, created_at, updated_at)
+            select 'Relleno', 'Sin coincidencias', 1, 1, 1, g % 4 + 1, 1, 1, 'open', 1, ${assignee},
+              strftime('%Y-%m-%dT%H:%M:%fZ'), strftime('%Y-%m-%dT%H:%M:%fZ') from g`.execute(db());
+        }
+        await sql`insert into ticket_words (word) values ('relleno'), ('sin'), ('coincidencias')
+          on conflict do nothing`.execute(db());
+      });
+      const searches = ['ruta', 'rut', 'montacargas monterrey', 'refrig andén', 'zafiro', 'relleno', `${ours[3]}`];
+      const filterSets: Filters[] = [
+        {},
+        { priority_type_id: [2, 4] },
+        { user_assigned_id: [null] },
+        { stage: ['open', 'started'], created_by: [agenteId] },
+      ];
+      try {
+        await expectRecount(searches, filterSets);
+
+        // Words, assignees and stages change: the index follows each write.
+        for (const id of ours.slice(0, 15)) {
+          const res = await t.call(admin, 'PUT', `/api/tickets/update/${id}`, {
+            name: `${pick(vocabulary)} zafiro`,
+            description: `${pick(vocabulary)} editado`,
+            area_id: 1,
+            project_id: 1,
+            category_id: 1,
+            priority_type_id: pick([1, 2, 3, 4]),
+            difficulty_id: 1,
+            status_id: pick(statuses),
+          });
+          expect(res.statusCode, res.body).toBe(200);
+          const assigned = await t.call(admin, 'PATCH', `/api/tickets/${id}/assign/${pick([agenteId, ...users])}`);
+          expect([200, 409], assigned.body).toContain(assigned.statusCode);
+        }
+        await db()
+          .updateTable('tickets')
+          .set({ user_assigned_id: null })
+          .where('id', 'in', ours.slice(15, 20))
+          .execute();
+        await expectRecount([...searches.filter((x) => x !== 'relleno'), 'zafiro ruta'], filterSets);
+      } finally {
+        await withTicketDerivationsSuspended(db(), dialect, async () => {
+          await sql`delete from tickets where name = 'Relleno'`.execute(db());
+        });
+      }
+    }, 120_000);
   });
 
   describe('counters', () => {

@@ -11,6 +11,7 @@ import * as auditLogScreen from './migrations/0008-audit-log-screen.ts';
 import * as notificationActor from './migrations/0009-notification-actor.ts';
 import * as dashboard from './migrations/0010-dashboard.ts';
 import * as ticketNamesInvalidation from './migrations/0011-ticket-names-invalidation.ts';
+import * as searchAttributes from './migrations/0012-search-attributes.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -27,6 +28,7 @@ const migrations: Record<string, DialectMigration> = {
   '0009-notification-actor': notificationActor,
   '0010-dashboard': dashboard,
   '0011-ticket-names-invalidation': ticketNamesInvalidation,
+  '0012-search-attributes': searchAttributes,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -227,7 +227,7 @@ export interface DB {
   users: UsersTable;
   tickets: TicketsTable;
   ticket_counts: TicketCountsTable;
-  /** SQLite only: every word of the full-text index (db/ticket-derivations.ts). */
+  /** Every word of the full-text index, so a searched prefix becomes whole words (db/ticket-derivations.ts). */
   ticket_words: { word: string };
   ticket_report_now: TicketReportNowTable;
   ticket_report_daily: TicketReportDailyTable;

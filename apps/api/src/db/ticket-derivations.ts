@@ -14,7 +14,8 @@ import { rebuildTicketReportDerivations, withTicketReportDerivationsSuspended } 
  *   list's scope and stage is answered by the index alone), and `ticket_words`, every word
  *   it holds, so a searched prefix becomes the few whole words it starts (FTS5 reads a
  *   prefix by merging whole doclists first); on PostgreSQL the column
- *   `tickets.search_doc` (tsvector, GIN), where bitmap scans combine it with the b-tree indexes;
+ *   `tickets.search_doc` (tsvector, GIN) with the same attribute tokens as lexemes (`_c12`),
+ *   and `ticket_words` too;
  * - `ticket_counts`: how many tickets per stage in each counted set, so list totals and the
  *   workload read a few rows instead of counting tickets. Rows are spread over
  *   `COUNT_SHARDS` shards (by ticket id) so concurrent writers rarely wait on one row;
@@ -73,7 +74,8 @@ const attrsOf = (t: string) =>
     `'${ATTR.difficulty}' || ${t}.difficulty_id`,
   ].join(` || ' ' || `);
 
-const sqliteFtsColumns = [
+/** The columns the text index is made of (its words and attribute tokens): updating one re-derives it. */
+const searchColumns = [
   'name',
   'description',
   'stage',
@@ -109,15 +111,71 @@ const statusStageTrigger = (body: string) =>
   `create trigger ticket_statuses_stage after update of stage on ticket_statuses for each row
    when (old.stage is distinct from new.stage) ${body}`;
 
+/**
+ * PostgreSQL: the same attribute tokens, as lexemes of `search_doc` marked by a leading `_`
+ * (a lexeme of the text never holds one: it is folded to letters and digits), e.g. `_c12`.
+ */
+export const PG_ATTR_MARK = '_';
+
+/** The columns behind the PostgreSQL attribute lexemes, with their tokens (no id: a number search asks `id = n`). */
+const pgAttrColumns = [
+  [ATTR.createdBy, 'created_by', 'int'],
+  [ATTR.assignee, 'user_assigned_id', 'int'],
+  [ATTR.stage, 'stage', 'text'],
+  [ATTR.status, 'status_id', 'int'],
+  [ATTR.priority, 'priority_type_id', 'int'],
+  [ATTR.project, 'project_id', 'int'],
+  [ATTR.area, 'area_id', 'int'],
+  [ATTR.category, 'category_id', 'int'],
+  [ATTR.difficulty, 'difficulty_id', 'int'],
+] as const;
+
+/** `portal_ticket_attrs(…)` of the row alias `row` (`new`, `old`, `tickets`, a loader's `r`): its attribute lexemes. */
+export const pgAttrsCall = (row: string) =>
+  `portal_ticket_attrs(${pgAttrColumns.map(([, column]) => `${row}.${column}`).join(', ')})`;
+
+/**
+ * The `search_doc` of a row whose text is already folded into `words` (SQL): what the trigger
+ * writes, for bulk loads that write it themselves (withTicketDerivationsSuspended).
+ */
+export const pgSearchDocOf = (words: string, row: string) =>
+  `to_tsvector('simple', ${words}) || array_to_tsvector(${pgAttrsCall(row)})`;
+
+const pgAttrsFunction = `create or replace function portal_ticket_attrs(${pgAttrColumns
+  .map(([, column, type]) => `${column} ${type}`)
+  .join(', ')}) returns text[] language sql immutable parallel safe as $$
+  select array[${pgAttrColumns
+    .map(
+      ([token, column]) =>
+        `'${PG_ATTR_MARK}${token}' || ${column === 'user_assigned_id' ? 'coalesce(user_assigned_id, 0)' : column}`,
+    )
+    .join(', ')}]
+$$`;
+
 /** The PostgreSQL text a document or a query is matched on: lower case, no accents, words only. */
 const pgFunctions = sql`
 create or replace function portal_search_text(t text) returns text language sql immutable parallel safe as $$
   select regexp_replace(lower(public.unaccent('public.unaccent', t)), '[^[:alnum:]]+', ' ', 'g')
 $$;
 
+${sql.raw(pgAttrsFunction)};
+
 create or replace function portal_ticket_search_doc() returns trigger language plpgsql as $$
+declare
+  body tsvector;
 begin
-  new.search_doc := to_tsvector('simple', portal_search_text(new.name || ' ' || new.description));
+  if tg_op = 'INSERT' or old.search_doc is null
+     or new.name is distinct from old.name or new.description is distinct from old.description then
+    body := to_tsvector('simple', portal_search_text(new.name || ' ' || new.description));
+    -- Nearly every word is known: look first, so the insert (and its conflict check) is for new ones only.
+    insert into ticket_words (word) select w from unnest(tsvector_to_array(body)) w
+      where not exists (select 1 from ticket_words x where x.word = w) on conflict do nothing;
+    new.search_doc := body || array_to_tsvector(${sql.raw(pgAttrsCall('new'))});
+  else
+    -- Only attributes changed: swap their lexemes, the text's stay.
+    new.search_doc := ts_delete(old.search_doc, ${sql.raw(pgAttrsCall('old'))})
+      || array_to_tsvector(${sql.raw(pgAttrsCall('new'))});
+  end if;
   return new;
 end $$;
 
@@ -165,11 +223,12 @@ end $$;
 export async function createTicketDerivations<T>(db: Kysely<T>, dialect: Dialect): Promise<void> {
   if (dialect === 'postgres') {
     await sql`create extension if not exists unaccent`.execute(db);
+    await sql`create table if not exists ticket_words (word text collate "C" primary key)`.execute(db);
     await pgFunctions.execute(db);
     await sql`drop trigger if exists tickets_search_doc on tickets`.execute(db);
     await sql`drop trigger if exists tickets_counts on tickets`.execute(db);
-    await sql`create trigger tickets_search_doc before insert or update of name, description on tickets
-      for each row execute function portal_ticket_search_doc()`.execute(db);
+    await sql`create trigger tickets_search_doc before insert or update of ${sql.raw(searchColumns.join(', '))}
+      on tickets for each row execute function portal_ticket_search_doc()`.execute(db);
     await sql`create trigger tickets_counts after insert or delete or update of stage, created_by, user_assigned_id
       on tickets for each row execute function portal_ticket_counts()`.execute(db);
     await sql`drop trigger if exists ticket_statuses_stage on ticket_statuses`.execute(db);
@@ -199,7 +258,7 @@ export async function createTicketDerivations<T>(db: Kysely<T>, dialect: Dialect
     .execute(db);
   await sql
     .raw(
-      `create trigger tickets_derive_update after update of ${sqliteFtsColumns.join(', ')} on tickets begin
+      `create trigger tickets_derive_update after update of ${searchColumns.join(', ')} on tickets begin
         ${pending('new')}
         ${sqliteWordsOf('new')} where old.name is not new.name or old.description is not new.description;
         ${sqliteCountChanges('old', -1, countsChanged)}
@@ -272,12 +331,27 @@ async function rebuildSqliteIndex<T>(db: Kysely<T>): Promise<void> {
     .execute(db);
 }
 
+/** PostgreSQL: the GIN index of `search_doc` (a migration's, or after a bulk load). */
+export async function createPgSearchIndex<T>(db: Kysely<T>): Promise<void> {
+  await sql`create index if not exists tickets_search_idx on tickets using gin (search_doc)`.execute(db);
+}
+
+/** PostgreSQL: `ticket_words` from the lexemes of every `search_doc` (its attribute lexemes aside). */
+export async function rebuildPgWords<T>(db: Kysely<T>): Promise<void> {
+  await sql`insert into ticket_words (word)
+    select distinct w from tickets, unnest(tsvector_to_array(search_doc)) w where left(w, 1) <> ${PG_ATTR_MARK}
+    on conflict do nothing`.execute(db);
+}
+
 /** Recomputes everything the triggers derive, from the tickets (a migration's backfill). */
 export async function rebuildTicketDerivations<T>(db: Kysely<T>, dialect: Dialect): Promise<void> {
   if (dialect === 'postgres') {
-    await sql`update tickets set search_doc = to_tsvector('simple', portal_search_text(name || ' ' || description))`.execute(
-      db,
-    );
+    await sql
+      .raw(
+        `update tickets set search_doc = ${pgSearchDocOf(`portal_search_text(name || ' ' || description)`, 'tickets')}`,
+      )
+      .execute(db);
+    await rebuildPgWords(db);
   } else {
     await rebuildSqliteIndex(db);
     await sql`delete from ticket_words`.execute(db);
@@ -292,8 +366,10 @@ export async function rebuildTicketDerivations<T>(db: Kysely<T>, dialect: Dialec
  * Runs a bulk load of tickets without the per-row triggers, then rebuilds what they
  * would have derived. The words of the text are the load's to write, far cheaper
  * from what it knows than folded again row by row (lib/search-text.ts `textWords`):
- * on PostgreSQL `search_doc` (`to_tsvector('simple', <the words>)`), on SQLite
- * `ticket_words` (each word once).
+ * `ticket_words` (each word once) and, on PostgreSQL, `search_doc`
+ * (`pgSearchDocOf(<the words>, <the row>)`: the words and the attribute lexemes).
+ * PostgreSQL's text index is dropped during the load and built again after it
+ * (one sorted build instead of a million insertions).
  */
 export async function withTicketDerivationsSuspended<T>(
   db: Kysely<T>,
@@ -304,11 +380,13 @@ export async function withTicketDerivationsSuspended<T>(
   if (dialect === 'postgres') {
     await sql`alter table tickets disable trigger tickets_counts`.execute(db);
     await sql`alter table tickets disable trigger tickets_search_doc`.execute(db);
+    await sql`drop index if exists tickets_search_idx`.execute(db);
     try {
       await load();
     } finally {
       await sql`alter table tickets enable trigger tickets_search_doc`.execute(db);
       await sql`alter table tickets enable trigger tickets_counts`.execute(db);
+      await createPgSearchIndex(db);
     }
     await rebuildTicketCounts(db);
     return;

@@ -17,7 +17,8 @@ import {
 import type { Database } from '../../db/database.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
 import { ATTR } from '../../db/ticket-derivations.ts';
-import { fts5Body, tsqueryWords, type TicketSearch } from './ticket-search.ts';
+import { fts5Body, pgTsquery, termsOf, type TicketSearch } from './ticket-search.ts';
+import { createPostgresSearch } from './ticket-search.repository.ts';
 import { TICKET_COLUMNS } from './ticket-columns.ts';
 
 /**
@@ -28,7 +29,8 @@ import { TICKET_COLUMNS } from './ticket-columns.ts';
  *   filter is a token of the FTS5 `attrs` column, so the index alone answers the page
  *   and the capped count, search or not; a date range becomes an id range (`rowid between`);
  * - on PostgreSQL, and for the other sorts on SQLite, the filters are conditions on the
- *   row and the page walks a `(column, id)` index in the sort order;
+ *   row and the page walks a `(column, id)` index in the sort order; a PostgreSQL search
+ *   is answered by its text index instead, filters included (ticket-search.repository.ts);
  * - totals are exact (maintained counters) when only the list's scope and stage apply,
  *   otherwise counted up to TICKET_COUNT_CAP.
  */
@@ -62,6 +64,24 @@ const idFilters = [
   ['difficulty_id', ATTR.difficulty, 'difficulty_id'],
   ['created_by', ATTR.createdBy, 'created_by'],
 ] as const;
+
+/**
+ * The scope, stages and filters as attribute tokens of the text index (db/ticket-derivations.ts
+ * `ATTR`): one group per condition, each group met by any of its tokens.
+ */
+export function attrGroups(spec: Pick<ListSpec, 'scope' | 'filters'>, stages: TicketStage[] | null): string[][] {
+  const groups: string[][] = [];
+  const { scope, filters } = spec;
+  if (scope.kind === 'mine') groups.push([`${ATTR.createdBy}${scope.userId}`, `${ATTR.assignee}${scope.userId}`]);
+  if (stages) groups.push(stages.map((s) => `${ATTR.stage}${s}`));
+  for (const [key, prefix] of idFilters) {
+    const values = filters[key];
+    if (values?.length) groups.push(values.map((v) => `${prefix}${v}`));
+  }
+  const assignees = filters.user_assigned_id;
+  if (assignees?.length) groups.push(assignees.map((v) => `${ATTR.assignee}${v ?? 0}`));
+  return groups;
+}
 
 type SortableColumn = 'id' | 'name' | 'priority_type_id' | 'status_id' | 'project_id' | 'updated_at';
 
@@ -97,6 +117,7 @@ interface IdRange {
 
 export function createTicketListQueries(database: Database) {
   const { db } = database;
+  const postgresSearch = createPostgresSearch(db);
   const fromTickets = (q: Kysely<DB> = db) => q.selectFrom('tickets as t');
 
   /**
@@ -132,21 +153,13 @@ export function createTicketListQueries(database: Database) {
   /** The FTS5 query of the search, scope, stages and filters; null when none applies (nothing to match on). */
   function ftsMatch(spec: ListSpec, stages: TicketStage[] | null): string | null {
     const parts: string[] = [];
-    const any = (tokens: string[]) => `{attrs} : (${tokens.join(' OR ')})`;
-    const { search, scope, filters } = spec;
+    const { search } = spec;
     if (search.kind === 'words') {
       parts.push(fts5Body(search));
     } else if (search.kind === 'id') {
       parts.push(`{attrs} : ${ATTR.id}${search.id}`);
     }
-    if (scope.kind === 'mine') parts.push(any([`${ATTR.createdBy}${scope.userId}`, `${ATTR.assignee}${scope.userId}`]));
-    if (stages) parts.push(any(stages.map((s) => `${ATTR.stage}${s}`)));
-    for (const [key, prefix] of idFilters) {
-      const values = filters[key];
-      if (values?.length) parts.push(any(values.map((v) => `${prefix}${v}`)));
-    }
-    const assignees = filters.user_assigned_id;
-    if (assignees?.length) parts.push(any(assignees.map((v) => `${ATTR.assignee}${v ?? 0}`)));
+    for (const tokens of attrGroups(spec, stages)) parts.push(`{attrs} : (${tokens.join(' OR ')})`);
     return parts.length === 0 ? null : parts.join(' AND ');
   }
 
@@ -182,7 +195,7 @@ export function createTicketListQueries(database: Database) {
       if (search.kind === 'words') {
         const text =
           database.dialect === 'postgres'
-            ? sql<SqlBool>`t.search_doc @@ to_tsquery('simple', ${tsqueryWords(search.words)})`
+            ? sql<SqlBool>`t.search_doc @@ ${pgTsquery(termsOf(search), [])}::tsquery`
             : sql<SqlBool>`t.id in (select rowid from tickets_fts where tickets_fts match ${fts5Body({ ...search, id: null })})`;
         c.push(search.id === null ? text : eb.or([text, eb('t.id', '=', search.id)]));
       }
@@ -289,6 +302,18 @@ export function createTicketListQueries(database: Database) {
       const range = stages && stages.length === 0 ? null : await idRangeOf(spec.filters);
       if (!range) return { ids: [], total: 0, isLowerBound: false };
       const isCounted = spec.search.kind === 'none' && !hasFilters(spec.filters);
+      if (database.dialect === 'postgres' && spec.search.kind === 'words') {
+        // The text index answers the search with its filters (ticket-search.repository.ts); a page
+        // of many matches in another order walks that column's index.
+        const sort = { column: sortColumns[spec.sort.by], dir: spec.sort.dir };
+        const found = await postgresSearch.slice(
+          { search: spec.search, attrs: attrGroups(spec, stages), range, sort },
+          limit,
+          offset,
+        );
+        const ids = found.ids ?? (await rowIds(spec, stages, range, limit, { offset })).map((r) => r.id);
+        return { ...found, ids };
+      }
       const { match } = planOf(spec, stages);
       if (match) {
         const [ids, total] = await Promise.all([

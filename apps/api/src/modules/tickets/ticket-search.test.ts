@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foldText, fts5Words, parseTicketSearch, tsqueryWords } from './ticket-search.ts';
+import { foldText, fts5Words, parseTicketSearch, pgTsquery } from './ticket-search.ts';
 
 describe('parseTicketSearch', () => {
   it('is nothing for blank text', () => {
@@ -40,6 +40,20 @@ describe('parseTicketSearch', () => {
         { word: 'n', terms: null },
       ]),
     ).toBe('("ruta" OR "rutas") AND "n"*');
-    expect(tsqueryWords(['ruta', 'norte'])).toBe("'ruta':* & 'norte':*");
+  });
+
+  it('writes PostgreSQL queries of whole words, prefixes and attribute groups, all required', () => {
+    expect(
+      pgTsquery(
+        [
+          { word: 'ruta', terms: ['ruta', 'rutas'] },
+          { word: 'n', terms: null },
+          { word: 'norte', terms: ['norte'] },
+        ],
+        [['c12', 'a12'], ['p4']],
+      ),
+    ).toBe("('ruta' | 'rutas') & 'n':* & 'norte' & ('_c12' | '_a12') & '_p4'");
+    expect(pgTsquery([], [['sclosed']])).toBe("'_sclosed'");
+    expect(pgTsquery([], [])).toBe('');
   });
 });

@@ -1,4 +1,4 @@
-import { ATTR } from '../../db/ticket-derivations.ts';
+import { ATTR, PG_ATTR_MARK } from '../../db/ticket-derivations.ts';
 import { textWords } from '../../lib/search-text.ts';
 
 export { foldText } from '../../lib/search-text.ts';
@@ -16,7 +16,7 @@ export type TicketSearch =
       kind: 'words';
       words: string[];
       id: number | null;
-      /** SQLite: each word with the whole indexed words it starts, once looked up (`fts5Body`). */
+      /** Each word with the whole indexed words it starts, once looked up (`fts5Body`, `pgTsquery`). */
       terms?: WordTerms[];
     };
 
@@ -60,11 +60,29 @@ export const fts5Words = (words: WordTerms[]) =>
     )
     .join(' AND ');
 
-/** The PostgreSQL tsquery text of the words (`to_tsquery('simple', …)`): each a prefix, all required. */
-export const tsqueryWords = (words: string[]) => words.map((w) => `'${w.replaceAll("'", '')}':*`).join(' & ');
+const pgLexeme = (text: string) => `'${text.replaceAll(/['\\]/g, '')}'`;
+
+/**
+ * A PostgreSQL tsquery (text for `::tsquery`, lexemes as written) of the words, all
+ * required, each as the whole indexed words it starts or, when those are too many, as
+ * a prefix; and of attribute groups (db/ticket-derivations.ts `PG_ATTR_MARK`): in each
+ * group one token at least, e.g. `[['c12', 'a12'], ['sopen', 'sstarted']]`. Empty
+ * when there is nothing to ask.
+ */
+export function pgTsquery(words: WordTerms[], attrs: string[][]): string {
+  const any = (lexemes: string[]) => (lexemes.length === 1 ? lexemes[0]! : `(${lexemes.join(' | ')})`);
+  return [
+    ...words.map(({ word, terms }) => (terms === null ? `${pgLexeme(word)}:*` : any(terms.map(pgLexeme)))),
+    ...attrs.map((group) => any(group.map((token) => pgLexeme(`${PG_ATTR_MARK}${token}`)))),
+  ].join(' & ');
+}
+
+/** The words of a search with their whole words once looked up, else each as a prefix. */
+export const termsOf = (search: Extract<TicketSearch, { kind: 'words' }>): WordTerms[] =>
+  search.terms ?? search.words.map((word) => ({ word, terms: null }));
 
 /** The FTS5 condition on the text of a word search: its words, or the ticket with its number. */
 export function fts5Body(search: Extract<TicketSearch, { kind: 'words' }>): string {
-  const body = `{body} : (${fts5Words(search.terms ?? search.words.map((word) => ({ word, terms: null })))})`;
+  const body = `{body} : (${fts5Words(termsOf(search))})`;
   return search.id === null ? body : `(${body} OR {attrs} : ${ATTR.id}${search.id})`;
 }

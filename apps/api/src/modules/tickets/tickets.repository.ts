@@ -13,9 +13,10 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selecta
 import { likePattern, nowIso, type Database } from '../../db/database.ts';
 import { countRows, pageMeta, paginate } from '../../db/paging.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
-import { ATTR, COUNT_KIND, syncTicketIndex } from '../../db/ticket-derivations.ts';
-import { fts5Body, parseTicketSearch, tsqueryWords, type TicketSearch } from './ticket-search.ts';
-import { createTicketListQueries, hasFilters, isIdOrder, type ListSpec } from './ticket-list.repository.ts';
+import { COUNT_KIND, syncTicketIndex } from '../../db/ticket-derivations.ts';
+import { fts5Body, parseTicketSearch, type TicketSearch } from './ticket-search.ts';
+import { createPostgresSearch } from './ticket-search.repository.ts';
+import { attrGroups, createTicketListQueries, hasFilters, isIdOrder, type ListSpec } from './ticket-list.repository.ts';
 import { activeUsers, selectUserSummary, toUserSummary } from '../users/user-summaries.ts';
 import type { TicketNames, TicketNamesRepository } from './ticket-names.repository.ts';
 import { TICKET_COLUMNS } from './ticket-columns.ts';
@@ -52,8 +53,9 @@ const stagesOf = (history: TicketFilter['history']): TicketStage[] | null =>
 const stageOfStatus = (statusId: number) =>
   sql<TicketStage>`(select s.stage from ticket_statuses s where s.id = ${statusId})`;
 
-/** How many of the newest tickets a PostgreSQL search reads in id order before it turns to the text index. */
-const NEWEST_WINDOW = 2_000;
+/** No created-date range. */
+const ANY_ID = { min: null, max: null };
+const NEWEST_FIRST = { column: 'id', dir: 'desc' } as const;
 
 /**
  * Up to this offset a page without search, filter or scope reads its rows whole in one
@@ -103,6 +105,7 @@ const ticketOf = (r: Omit<Selectable<TicketsTable>, 'stage'>, names: TicketNames
 export function createTicketsRepository(database: Database, names: TicketNamesRepository) {
   const { db } = database;
   const listQueries = createTicketListQueries(database);
+  const postgresSearch = createPostgresSearch(db);
 
   const specOf = (filter: TicketFilter, search: TicketSearch): ListSpec => ({
     scope: filter.scope,
@@ -111,6 +114,9 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
     filters: filter.filters ?? {},
     sort: filter.sort ?? DEFAULT_TICKET_SORT,
   });
+
+  /** The list's scope and stage as attribute tokens of the text index. */
+  const attrsOf = (filter: TicketFilter) => attrGroups({ scope: filter.scope, filters: {} }, stagesOf(filter.history));
 
   /** The plain lists (newest first, no filter) keep their own paths below; the rest go to ticket-list.repository.ts. */
   const isPlain = (filter: TicketFilter) => {
@@ -223,15 +229,15 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
   }
 
   /**
-   * The search as the indexes will read it. On SQLite each word becomes the whole
-   * indexed words it starts; a word that starts none leaves only the ticket number
-   * (or nothing) to find. Pending index rows are written first (syncTicketIndex), as
-   * filters read the index too.
+   * The search as the indexes will read it: each word becomes the whole indexed
+   * words it starts (`ticket_words`, both dialects); a word that starts none leaves
+   * only the ticket number (or nothing) to find. Pending index rows are written first
+   * (syncTicketIndex, SQLite), as filters read the index too.
    */
   async function resolvedSearch(search: TicketSearch): Promise<TicketSearch> {
     if (search.kind === 'none') return search; // no index to read
     await syncTicketIndex(db, database.dialect);
-    if (search.kind !== 'words' || database.dialect !== 'sqlite') return search;
+    if (search.kind !== 'words') return search;
     const terms = await Promise.all(search.words.map(async (word) => ({ word, terms: await wordsStartingWith(word) })));
     if (terms.some((w) => w.terms?.length === 0)) {
       return search.id === null ? { kind: 'words', words: [], id: null } : { kind: 'id', id: search.id };
@@ -250,12 +256,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
     offset: number,
   ): Promise<Slice> {
     const parts = [fts5Body(search)];
-    const { scope } = filter;
-    if (scope.kind === 'mine') {
-      parts.push(`{attrs} : (${ATTR.createdBy}${scope.userId} OR ${ATTR.assignee}${scope.userId})`);
-    }
-    const stages = stagesOf(filter.history);
-    if (stages) parts.push(`{attrs} : (${stages.map((s) => `${ATTR.stage}${s}`).join(' OR ')})`);
+    for (const tokens of attrsOf(filter)) parts.push(`{attrs} : (${tokens.join(' OR ')})`);
     const match = parts.join(' AND ');
     const { rows } = await sql<{ id: number }>`
       select rowid as id from tickets_fts where tickets_fts match ${match}
@@ -276,89 +277,17 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
     return { ids: rows.map((r) => r.id), ...(await countUpToCap(query)) };
   }
 
-  /** The list's scope, stage and words as one PostgreSQL condition on `tickets`. */
-  const postgresConditions = (filter: TicketFilter, words: string[], id: number | null) => {
-    const parts = [];
-    const { scope } = filter;
-    if (scope.kind === 'mine') parts.push(sql`(created_by = ${scope.userId} or user_assigned_id = ${scope.userId})`);
-    if (filter.history === 'current') parts.push(sql`stage <> 'closed'`);
-    if (filter.history === 'old') parts.push(sql`stage = 'closed'`);
-    const text = sql`search_doc @@ to_tsquery('simple', ${tsqueryWords(words)})`;
-    return { scope: parts, text: id === null ? text : sql`(${text} or id = ${id})` };
-  };
-
-  /** Runs PostgreSQL queries that may only read the text index through bitmap scans. */
-  const withBitmapScans = <T>(run: (trx: Kysely<DB>) => Promise<T>) =>
-    db.transaction().execute(async (trx) => {
-      await sql`set local enable_indexscan = off`.execute(trx);
-      await sql`set local enable_indexonlyscan = off`.execute(trx);
-      await sql`set local enable_seqscan = off`.execute(trx);
-      return run(trx);
-    });
-
-  /**
-   * PostgreSQL cannot read its text index in id order, and estimates prefix
-   * matches poorly, so the plan is chosen here: the newest NEWEST_WINDOW tickets
-   * are read first (in id order, cheap). A common word fills the page there; its
-   * density tells whether the total clearly passes the cap. Otherwise the word is
-   * rare, and the text index (a bitmap of few rows) gives the page and the count.
-   */
-  async function postgresSearch(
-    filter: TicketFilter,
-    words: string[],
-    id: number | null,
-    limit: number,
-    offset: number,
-  ): Promise<Slice> {
-    const { scope, text } = postgresConditions(filter, words, id);
-    const inScope = scope.length > 0 ? sql.join(scope, sql` and `) : sql`true`;
-    const {
-      rows: [window],
-    } = await sql<{ ids: number[]; scoped: number | string }>`
-      select coalesce(array_agg(id order by id desc) filter (where hit), '{}') as ids, count(*) as scoped
-      from (
-        select id, ${text} as hit
-        from (select id, created_by, user_assigned_id, stage, search_doc from tickets order by id desc
-              limit ${sql.lit(NEWEST_WINDOW)}) w
-        where ${inScope}
-      ) s`.execute(db);
-    const newest = window?.ids ?? [];
-    const scoped = Number(window?.scoped ?? 0);
-    const everything = await countedTotal({ scope: { kind: 'all' }, search: '' });
-    const where = sql.join([...scope, text], sql` and `);
-
-    const ids =
-      newest.length >= offset + limit || everything <= NEWEST_WINDOW
-        ? newest.slice(offset, offset + limit)
-        : (
-            await withBitmapScans((trx) =>
-              sql<{ id: number }>`select id from tickets where ${where}
-                order by id desc limit ${sql.lit(limit)} offset ${sql.lit(offset)}`.execute(trx),
-            )
-          ).rows.map((r) => r.id);
-
-    if (everything <= NEWEST_WINDOW) {
-      return { ids, ...capped(newest.length) };
-    }
-    const estimate = scoped === 0 ? 0 : (newest.length / scoped) * (await countedTotal(filter));
-    if (estimate >= 2 * TICKET_COUNT_CAP) return { ids, ...capped(Infinity) };
-    const {
-      rows: [count],
-    } = await withBitmapScans((trx) =>
-      sql<{ n: number | string }>`select count(*) as n from (select 1 from tickets where ${where}
-        limit ${sql.lit(TICKET_COUNT_CAP + 1)}) c`.execute(trx),
-    );
-    const n = Number(count?.n ?? 0);
-    return { ids, ...capped(n) };
-  }
+  /** A search that can find nothing: no word in the text, or a word no indexed word starts. */
+  const isNothing = (search: TicketSearch) => search.kind === 'words' && search.words.length === 0;
 
   async function searchedSlice(filter: TicketFilter, search: TicketSearch, limit: number, offset: number) {
-    if (search.kind === 'words' && search.words.length === 0) return { ids: [], total: 0, isLowerBound: false };
     if (search.kind === 'id') return idSearch(filter, search.id, limit, offset);
     if (search.kind === 'none') throw new Error('searchedSlice needs a search');
     return database.dialect === 'sqlite'
       ? sqliteSearch(filter, search, limit, offset)
-      : postgresSearch(filter, search.words, search.id, limit, offset);
+      : postgresSearch
+          .slice({ search, attrs: attrsOf(filter), range: ANY_ID, sort: NEWEST_FIRST }, limit, offset)
+          .then((found) => ({ ...found, ids: found.ids ?? [] }));
   }
 
   /**
@@ -448,15 +377,17 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
         const [rows, total] = await Promise.all([allScopeRows(filter, per_page, offset), countedTotal(filter)]);
         return { data: await withNames(rows), meta: pageMeta(total, { page, per_page }) };
       }
-      const slice: Slice = !isPlain(filter)
-        ? await listQueries.slice(specOf(filter, search), per_page, offset, () => countedTotal(filter))
-        : search.kind === 'none'
-          ? {
-              ids: await unsearchedIds(filter, per_page, offset),
-              total: await countedTotal(filter),
-              isLowerBound: false,
-            }
-          : await searchedSlice(filter, search, per_page, offset);
+      const slice: Slice = isNothing(search)
+        ? { ids: [], total: 0, isLowerBound: false }
+        : !isPlain(filter)
+          ? await listQueries.slice(specOf(filter, search), per_page, offset, () => countedTotal(filter))
+          : search.kind === 'none'
+            ? {
+                ids: await unsearchedIds(filter, per_page, offset),
+                total: await countedTotal(filter),
+                isLowerBound: false,
+              }
+            : await searchedSlice(filter, search, per_page, offset);
       const data = await detailsOf(slice.ids);
       const meta = pageMeta(slice.total, { page, per_page });
       return { data, meta: slice.isLowerBound ? { ...meta, total_is_lower_bound: true } : meta };
@@ -465,6 +396,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
     /** Every ticket of the list with its details, in its order, in batches of `size` (the CSV export). */
     async *exportBatches(filter: TicketFilter, size: number): AsyncGenerator<TTicket[]> {
       const search = await resolvedSearch(parseTicketSearch(filter.search));
+      if (isNothing(search)) return;
       for await (const rows of listQueries.batches(specOf(filter, search), size)) yield await withNames(rows);
     },
 
