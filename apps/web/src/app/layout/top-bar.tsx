@@ -11,7 +11,7 @@ import {
   Tooltip,
   useMantineColorScheme,
 } from '@mantine/core';
-import { useFullscreenDocument } from '@mantine/hooks';
+import { useFullscreenDocument, useOs } from '@mantine/hooks';
 import { DEFAULT_AVATAR_URL } from '@portal/contract';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -21,6 +21,7 @@ import {
   IconMaximize,
   IconMinimize,
   IconMoon,
+  IconSearch,
   IconSettings,
   IconSun,
   IconUserCircle,
@@ -36,13 +37,22 @@ import { fullName, useSession } from '@/lib/session.ts';
 
 const schemeIcons = { light: IconSun, dark: IconMoon, auto: IconDeviceDesktop };
 
-export function TopBar({ isDrawerOpen, onToggleDrawer }: { isDrawerOpen: boolean; onToggleDrawer: () => void }) {
+interface TopBarProps {
+  isDrawerOpen: boolean;
+  onToggleDrawer: () => void;
+  onOpenPalette: () => void;
+  /** Fetches the palette's code ahead of a likely click. */
+  onPrefetchPalette: () => void;
+}
+
+export function TopBar({ isDrawerOpen, onToggleDrawer, onOpenPalette, onPrefetchPalette }: TopBarProps) {
   const session = useSession();
   const { pathname } = useLocation();
   const entry = entryForPath(pathname);
   const Icon = entry.icon ?? DEFAULT_MENU_ICON;
   const title = entry.name ?? DEFAULT_MENU_NAME;
   const { toggle: toggleFullscreen, fullscreen } = useFullscreenDocument();
+  const paletteKeys = useOs() === 'macos' ? '⌘K' : 'Ctrl+K';
   const user = session?.user;
   const name = user ? fullName(user) : '';
   // The uploaded photo (GET /images/{id}); the initials stand in for the default silhouette.
@@ -68,6 +78,20 @@ export function TopBar({ isDrawerOpen, onToggleDrawer }: { isDrawerOpen: boolean
       </Group>
 
       <Group gap={6} wrap="nowrap">
+        <Tooltip label={`Buscar y navegar (${paletteKeys})`}>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size="lg"
+            onClick={onOpenPalette}
+            onPointerEnter={onPrefetchPalette}
+            onFocus={onPrefetchPalette}
+            aria-label="Abrir la paleta de comandos"
+            aria-keyshortcuts="Control+K Meta+K"
+          >
+            <IconSearch size={20} stroke={1.7} />
+          </ActionIcon>
+        </Tooltip>
         <NotificationBell />
         <Tooltip label={fullscreen ? 'Salir de pantalla completa' : 'Pantalla completa'}>
           <ActionIcon
