@@ -1,6 +1,6 @@
 import '@mantine/spotlight/styles.css';
 import { Group, Kbd, Loader, Text } from '@mantine/core';
-import { useDebouncedValue, useOs } from '@mantine/hooks';
+import { useDebouncedValue } from '@mantine/hooks';
 import { createSpotlightStore, Spotlight } from '@mantine/spotlight';
 import { DEFAULT_TICKET_SORT, SECTIONS, type SectionName, type TTicket } from '@portal/contract';
 import { IconArrowRight, IconPlus, IconSearch, IconTicket } from '@tabler/icons-react';
@@ -8,15 +8,17 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
-import { newTicketState, paths, routeNameOf, ticketPath } from '@/config/paths.ts';
+import { newTicketState } from '@/config/new-ticket-request.ts';
+import { paths, routeNameOf, ticketPath } from '@/config/paths.ts';
 import { ticketListQuery } from '@/features/tickets/api/tickets-api.ts';
 import { checkPermissionQuery, sectionAccess, userPermissionsQuery } from '@/lib/permissions.ts';
 import { useSession } from '@/lib/session.ts';
 import classes from './command-palette.module.css';
+import { isApplePlatform } from './hotkeys.ts';
+import { newTicketListPath } from './new-ticket-list.ts';
 import {
   matchesScreen,
   MIN_TICKET_SEARCH_LENGTH,
-  newTicketListPath,
   parseTicketNumber,
   screenCommands,
   shortcutsFor,
@@ -51,7 +53,6 @@ export default function CommandPalette({ opened, onClose, query, onQueryChange }
   const location = useLocation();
   const [store] = useState(createSpotlightStore);
   const listId = `palette-${useId().replace(/[^\w-]/g, '')}`;
-  const isMac = useOs() === 'macos';
   const allowed = useQuery({ ...userPermissionsQuery(session!), enabled: session !== null }).data ?? noRoutes;
 
   useEffect(() => {
@@ -175,7 +176,7 @@ export default function CommandPalette({ opened, onClose, query, onQueryChange }
         <SelectFirstAction listId={listId} store={store} resultsKey={resultsKey} />
       </Spotlight.ActionsList>
       <Spotlight.Footer>
-        <ShortcutsFooter shortcuts={shortcutsFor(allowed, { isMac, canCreateTicket })} />
+        <ShortcutsFooter shortcuts={shortcutsFor(allowed, { isMac: isApplePlatform(), canCreateTicket })} />
       </Spotlight.Footer>
     </Spotlight.Root>
   );

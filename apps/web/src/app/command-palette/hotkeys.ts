@@ -10,6 +10,9 @@ export interface KeyPress {
   isBusy: boolean;
 }
 
+/** Apple systems name the modifier ⌘ (the palette opens with ⌘K there). */
+export const isApplePlatform = () => /Mac|iPhone|iPad/.test(navigator.userAgent);
+
 /** How long a `g` waits for the key that completes `g t` or `g g`. */
 export const SEQUENCE_TIMEOUT_MS = 1000;
 

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useEffectEvent, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { newTicketState, paths, routeNameOf } from '@/config/paths.ts';
+import { newTicketState } from '@/config/new-ticket-request.ts';
+import { paths, routeNameOf } from '@/config/paths.ts';
 import { userPermissionsQuery } from '@/lib/permissions.ts';
 import { useSession } from '@/lib/session.ts';
 import { createHotkeyReader, isModalOpen, isTypingTarget } from './hotkeys.ts';
-import { newTicketListPath } from './palette-commands.ts';
+import { newTicketListPath } from './new-ticket-list.ts';
 
 // The palette (Spotlight, its CSS, the ticket search) is a chunk of its own, fetched on first use.
 const loadPalette = () => import('./command-palette.tsx');

@@ -11,7 +11,7 @@ import {
   Tooltip,
   useMantineColorScheme,
 } from '@mantine/core';
-import { useFullscreenDocument, useOs } from '@mantine/hooks';
+import { useFullscreenDocument } from '@mantine/hooks';
 import { DEFAULT_AVATAR_URL } from '@portal/contract';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -34,6 +34,7 @@ import { NotificationBell } from '@/features/notifications/components/notificati
 import { imageQuery } from '@/features/profile/api/profile-api.ts';
 import { colorSchemeOptions } from '@/lib/color-scheme.ts';
 import { fullName, useSession } from '@/lib/session.ts';
+import { isApplePlatform } from '../command-palette/hotkeys.ts';
 
 const schemeIcons = { light: IconSun, dark: IconMoon, auto: IconDeviceDesktop };
 
@@ -52,7 +53,7 @@ export function TopBar({ isDrawerOpen, onToggleDrawer, onOpenPalette, onPrefetch
   const Icon = entry.icon ?? DEFAULT_MENU_ICON;
   const title = entry.name ?? DEFAULT_MENU_NAME;
   const { toggle: toggleFullscreen, fullscreen } = useFullscreenDocument();
-  const paletteKeys = useOs() === 'macos' ? '⌘K' : 'Ctrl+K';
+  const paletteKeys = isApplePlatform() ? '⌘K' : 'Ctrl+K';
   const user = session?.user;
   const name = user ? fullName(user) : '';
   // The uploaded photo (GET /images/{id}); the initials stand in for the default silhouette.
