@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useEffectEvent, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { newTicketState } from '@/config/new-ticket-request.ts';
-import { paths, routeNameOf } from '@/config/paths.ts';
+import { newTicketState, paths, routeNameOf } from '@/config/paths.ts';
 import { userPermissionsQuery } from '@/lib/permissions.ts';
 import { useSession } from '@/lib/session.ts';
 import { createHotkeyReader, isModalOpen, isTypingTarget } from './hotkeys.ts';

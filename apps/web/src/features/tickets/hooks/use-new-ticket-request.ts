@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { asksForNewTicket } from '@/config/new-ticket-request.ts';
+import { asksForNewTicket } from '@/config/paths.ts';
 import { notifyWarning } from '@/lib/notify.ts';
 
 /**
