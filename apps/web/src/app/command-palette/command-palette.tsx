@@ -29,6 +29,8 @@ import {
 const TICKET_RESULTS = 8;
 const SEARCH_DEBOUNCE_MS = 250;
 const noRoutes: ReadonlySet<string> = new Set();
+/** Spotlight.ActionsList passes these to its ScrollArea, though its props type does not list them. */
+const resultsViewport = { viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Resultados' } };
 const listSections: Record<string, SectionName> = {
   [paths.tickets]: SECTIONS.tickets,
   [paths.generalTickets]: SECTIONS.generalTickets,
@@ -55,7 +57,7 @@ export default function CommandPalette({ opened, onClose, query, onQueryChange }
   const allowed = useQuery({ ...userPermissionsQuery(session!), enabled: session !== null }).data ?? noRoutes;
 
   useEffect(() => {
-    store.updateState((state) => ({ ...state, opened }));
+    store.setState((state) => ({ ...state, opened, selected: opened ? -1 : state.selected }));
   }, [store, opened]);
 
   const newTicketList = newTicketListPath(location.pathname, allowed);
@@ -120,7 +122,8 @@ export default function CommandPalette({ opened, onClose, query, onQueryChange }
           e.currentTarget.setSelectionRange(end, end);
         }}
       />
-      <Spotlight.ActionsList id={listId}>
+      {/* The list is a ScrollArea; its viewport takes Tab so a keyboard can scroll it (the actions themselves are reached with the arrows). */}
+      <Spotlight.ActionsList id={listId} {...(resultsViewport as object)}>
         {ticketNumber !== null && (
           <PaletteGroup label="Ticket">
             <Spotlight.Action
