@@ -77,9 +77,8 @@ export default function CommandPalette({ opened, onClose, query, onQueryChange }
 
   const numbered = tickets.items.find((t) => t.id === ticketNumber);
   const otherTickets = tickets.items.filter((t) => t.id !== ticketNumber);
-  // A number that found only its own ticket needs no 'Sin resultados' under it.
-  const showTickets =
-    tickets.status !== 'none' && (ticketNumber === null || otherTickets.length > 0 || tickets.status !== 'empty');
+  // For a number, other tickets that mention it; the number's own ticket is the first action.
+  const showTickets = ticketNumber === null ? tickets.status !== 'none' : otherTickets.length > 0;
   const hasResults = ticketNumber !== null || screens.length > 0 || showCreate || showTickets;
   const resultsKey = [ticketNumber, screens.length, showCreate, tickets.status, otherTickets.length].join();
 
@@ -125,7 +124,7 @@ export default function CommandPalette({ opened, onClose, query, onQueryChange }
       {/* The list is a ScrollArea; its viewport takes Tab so a keyboard can scroll it (the actions themselves are reached with the arrows). */}
       <Spotlight.ActionsList id={listId} {...(resultsViewport as object)}>
         {ticketNumber !== null && (
-          <PaletteGroup label="Ticket">
+          <PaletteGroup label="Ir al ticket">
             <Spotlight.Action
               label={`Abrir ticket #${ticketNumber}`}
               description={numbered?.name}
@@ -227,7 +226,7 @@ function TicketSearchState({ status }: { status: SearchStatus }) {
   } else if (status === 'empty') content = 'Sin resultados';
   else if (status === 'error') content = 'No se pudo buscar tickets. Inténtalo de nuevo.';
   return (
-    <Text size="sm" c="dimmed" className={classes.searchState} role="status" aria-live="polite">
+    <Text component="div" size="sm" c="dimmed" className={classes.searchState} role="status" aria-live="polite">
       {content}
     </Text>
   );
