@@ -4,7 +4,8 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { useState } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { clearSession, startSession } from '@/lib/session.ts';
+import { clearSession } from '@/lib/session.ts';
+import { startAgentSession } from '@/test/session.ts';
 import CommandPalette from './command-palette.tsx';
 
 /** What the API answers, by path: the agent's routes and flags, and one ticket search. */
@@ -62,17 +63,7 @@ const search = () => screen.getByRole('textbox', { name: /Buscar pantallas y tic
 const type = (text: string) => fireEvent.change(search(), { target: { value: text } });
 
 beforeEach(() => {
-  startSession('header.payload.signature', {
-    id: 7,
-    name: 'Ana',
-    last_name: 'Agente',
-    second_last_name: null,
-    username: 'agente',
-    email: 'agente@example.com',
-    role_id: 3,
-    role: { id: 3, name: 'Agente', is_supervisor: 0 },
-    area_id: null,
-  });
+  startAgentSession();
 });
 
 afterEach(() => {
