@@ -45,6 +45,7 @@ for (const scheme of ['light', 'dark'] as const) {
 
     await openPalette(page);
     const dialog = palette(page);
+    await page.screenshot({ path: test.info().outputPath(`command-palette-open-${scheme}.png`) });
     // The shortcuts are listed in the palette; the screens are the sidebar's.
     const shortcuts = dialog.getByRole('group', { name: 'Atajos de teclado' });
     for (const label of ['Mis Tickets', 'Tickets Generales', 'Nuevo ticket', 'Buscar en la lista']) {
@@ -82,6 +83,7 @@ test('a text search lists matching tickets with their status, and choosing one o
   const result = results.getByRole('button', { name: `#${ticket.id} · ${ticket.name}`, exact: false });
   await expect(result).toBeVisible();
   expect(await results.getByRole('button').count()).toBeLessThanOrEqual(8);
+  await page.screenshot({ path: test.info().outputPath('command-palette-search.png') });
   await result.click();
   await expect(page).toHaveURL(`/tickets/${ticket.id}`);
   await expect(topBarTitle(page)).toHaveText(`Ticket #${ticket.id}`);
