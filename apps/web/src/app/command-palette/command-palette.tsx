@@ -8,13 +8,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
-import { newTicketState, paths, routeNameOf, ticketPath } from '@/config/paths.ts';
+import { paths, routeNameOf, ticketPath } from '@/config/paths.ts';
 import { ticketListQuery } from '@/features/tickets/api/tickets-api.ts';
 import { checkPermissionQuery, sectionAccess, userPermissionsQuery } from '@/lib/permissions.ts';
 import { useSession } from '@/lib/session.ts';
 import classes from './command-palette.module.css';
 import { isApplePlatform } from './hotkeys.ts';
-import { newTicketListPath } from './new-ticket-list.ts';
+import { goToNewTicket, newTicketListPath } from './new-ticket-list.ts';
 import {
   matchesScreen,
   MIN_TICKET_SEARCH_LENGTH,
@@ -83,14 +83,6 @@ export default function CommandPalette({ opened, onClose, query, onQueryChange }
   const resultsKey = [ticketNumber, screens.length, showCreate, tickets.status, otherTickets.length].join();
 
   const openTicket = (id: number) => void navigate(ticketPath(id));
-  const createTicket = () => {
-    if (!newTicketList) return;
-    const isHere = newTicketList === location.pathname;
-    void navigate(
-      { pathname: newTicketList, search: isHere ? location.search : '' },
-      { state: newTicketState, replace: isHere },
-    );
-  };
 
   return (
     <Spotlight.Root
@@ -140,7 +132,7 @@ export default function CommandPalette({ opened, onClose, query, onQueryChange }
               label={createCommand.label}
               leftSection={<IconPlus size={18} stroke={1.6} />}
               rightSection={<Kbd size="xs">n</Kbd>}
-              onClick={createTicket}
+              onClick={() => goToNewTicket(navigate, location, allowed)}
             />
           </PaletteGroup>
         )}

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useEffectEvent, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { newTicketState, paths, routeNameOf } from '@/config/paths.ts';
+import { paths, routeNameOf } from '@/config/paths.ts';
 import { userPermissionsQuery } from '@/lib/permissions.ts';
 import { useSession } from '@/lib/session.ts';
 import { createHotkeyReader, isModalOpen, isTypingTarget } from './hotkeys.ts';
-import { newTicketListPath } from './new-ticket-list.ts';
+import { goToNewTicket } from './new-ticket-list.ts';
 
 // The palette (Spotlight, its CSS, the ticket search) is a chunk of its own, fetched on first use.
 const loadPalette = () => import('./command-palette.tsx');
@@ -37,10 +37,13 @@ export function useCommandPalette() {
     if (event.defaultPrevented) return;
     const { key, ctrlKey, metaKey, altKey } = event;
     const isInPalette = event.target instanceof Element && event.target.closest('[data-palette-search]') !== null;
-    if (isOpen && !isInPalette && !ctrlKey && !metaKey && !altKey && (key.length === 1 || key === 'Backspace')) {
-      event.preventDefault();
-      setQuery((q) => (key === 'Backspace' ? q.slice(0, -1) : q + key));
-      return;
+    if (isOpen && !isInPalette && !ctrlKey && !metaKey && !altKey) {
+      if (key === 'Escape') setOpen(false);
+      else if (key.length === 1 || key === 'Backspace') {
+        event.preventDefault();
+        setQuery((q) => (key === 'Backspace' ? q.slice(0, -1) : q + key));
+        return;
+      }
     }
     const isBusy = isOpen || isTypingTarget(event.target) || isModalOpen(document);
     const command = read({ key, ctrlKey, metaKey, altKey, isBusy }, performance.now());
@@ -59,17 +62,9 @@ export function useCommandPalette() {
         return go(paths.tickets);
       case 'go-general-tickets':
         return go(paths.generalTickets);
-      case 'new-ticket': {
-        const list = newTicketListPath(location.pathname, allowed);
-        if (!list) return;
-        event.preventDefault();
-        const isHere = list === location.pathname;
-        void navigate(
-          { pathname: list, search: isHere ? location.search : '' },
-          { state: newTicketState, replace: isHere },
-        );
+      case 'new-ticket':
+        if (goToNewTicket(navigate, location, allowed)) event.preventDefault();
         return;
-      }
       case 'focus-search': {
         const search = document.querySelector<HTMLInputElement>('[data-list-search]');
         if (!search) return;
