@@ -108,6 +108,7 @@ test('g g, g t, / and n work from the keyboard, but not while typing', async ({ 
   await page.keyboard.press('g');
   await page.keyboard.press('t');
   await expect(page).toHaveURL('/tickets');
+  await expect(search).toBeVisible();
 
   await page.keyboard.press('/');
   await expect(search).toBeFocused();

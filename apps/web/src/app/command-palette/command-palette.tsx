@@ -5,7 +5,7 @@ import { createSpotlightStore, Spotlight } from '@mantine/spotlight';
 import { DEFAULT_TICKET_SORT, SECTIONS, type SectionName, type TTicket } from '@portal/contract';
 import { IconArrowRight, IconPlus, IconSearch, IconTicket } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
 import { paths, routeNameOf, ticketPath } from '@/config/paths.ts';
@@ -80,6 +80,8 @@ export default function CommandPalette({ opened, onClose, query, onQueryChange }
   // For a number, other tickets that mention it; the number's own ticket is the first action.
   const showTickets = ticketNumber === null ? tickets.status !== 'none' : otherTickets.length > 0;
   const hasResults = ticketNumber !== null || screens.length > 0 || showCreate || showTickets;
+  // Until the user moves with the arrows, the first action stays selected as results arrive.
+  const hasMovedRef = useRef(false);
   const resultsKey = [ticketNumber, screens.length, showCreate, tickets.status, otherTickets.length].join();
 
   const openTicket = (id: number) => void navigate(ticketPath(id));
@@ -88,17 +90,18 @@ export default function CommandPalette({ opened, onClose, query, onQueryChange }
     <Spotlight.Root
       store={store}
       query={query}
-      onQueryChange={onQueryChange}
+      onQueryChange={(next) => {
+        hasMovedRef.current = false;
+        onQueryChange(next);
+      }}
       shortcut={null}
       onSpotlightClose={onClose}
       title="Paleta de comandos"
       size={620}
       yOffset="12vh"
       radius="md"
-      scrollable
-      maxHeight={460}
       overlayProps={{ backgroundOpacity: 0.35, blur: 2 }}
-      classNames={{ header: classes.hiddenHeader, action: classes.action }}
+      classNames={{ header: classes.hiddenHeader, action: classes.action, actionsList: classes.actionsList }}
     >
       <Spotlight.Search
         data-palette-search
@@ -108,6 +111,9 @@ export default function CommandPalette({ opened, onClose, query, onQueryChange }
         placeholder="Busca una pantalla, un ticket o escribe su número…"
         leftSection={<IconSearch size={18} stroke={1.6} />}
         maxLength={100}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown' || e.key === 'ArrowUp') hasMovedRef.current = true;
+        }}
         onFocus={(e) => {
           const end = e.currentTarget.value.length;
           e.currentTarget.setSelectionRange(end, end);
@@ -166,7 +172,7 @@ export default function CommandPalette({ opened, onClose, query, onQueryChange }
           </PaletteGroup>
         )}
         {!hasResults && <Spotlight.Empty>Sin resultados</Spotlight.Empty>}
-        <SelectFirstAction listId={listId} store={store} resultsKey={resultsKey} />
+        <SelectFirstAction listId={listId} store={store} resultsKey={resultsKey} hasMovedRef={hasMovedRef} />
       </Spotlight.ActionsList>
       <Spotlight.Footer>
         <ShortcutsFooter shortcuts={shortcutsFor(allowed, { isMac: isApplePlatform(), canCreateTicket })} />
@@ -260,27 +266,28 @@ function ShortcutsFooter({ shortcuts }: { shortcuts: { keys: string[]; label: st
 
 type SpotlightStore = ReturnType<typeof createSpotlightStore>;
 
-/**
- * Spotlight selects its first action when the query changes; results that arrive later
- * (the ticket search) or a query typed before the palette loaded get the same. Rendered
- * inside the list, so its effect runs once the list is on the page.
- */
-function SelectFirstAction({
-  listId,
-  store,
-  resultsKey,
-}: {
+interface SelectFirstActionProps {
   listId: string;
   store: SpotlightStore;
   resultsKey: string;
-}) {
+  hasMovedRef: RefObject<boolean>;
+}
+
+/**
+ * Spotlight selects its first action when the query changes; results that arrive later
+ * (the ticket search, 'Crear ticket' once its permission is known) or a query typed before
+ * the palette loaded get the same, unless the user has moved the selection. Rendered inside
+ * the list, so its effect runs once the list is on the page.
+ */
+function SelectFirstAction({ listId, store, resultsKey, hasMovedRef }: SelectFirstActionProps) {
   useEffect(() => {
     const list = document.getElementById(listId);
-    if (!list || list.querySelector('[data-selected]')) return;
-    const first = list.querySelector('[data-action]');
-    if (!first) return;
+    const selected = list?.querySelector('[data-selected]');
+    const first = list?.querySelector('[data-action]');
+    if (!first || selected === first || (selected && hasMovedRef.current)) return;
+    selected?.removeAttribute('data-selected');
     first.setAttribute('data-selected', 'true');
     store.updateState((state) => ({ ...state, selected: 0 }));
-  }, [listId, store, resultsKey]);
+  }, [listId, store, resultsKey, hasMovedRef]);
   return null;
 }
