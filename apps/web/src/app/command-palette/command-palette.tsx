@@ -98,6 +98,8 @@ export default function CommandPalette({ opened, onClose, query, onQueryChange }
       onSpotlightClose={onClose}
       title="Paleta de comandos"
       size={620}
+      // Anchored near the top (the theme centres modals), so it does not jump as results change.
+      centered={false}
       yOffset="12vh"
       radius="md"
       overlayProps={{ backgroundOpacity: 0.35, blur: 2 }}
