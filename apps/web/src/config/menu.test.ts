@@ -22,4 +22,10 @@ describe('menu', () => {
     expect(entryForPath('/users-profile').name).toBe('Perfil');
     expect(entryForPath('/nada').name).toBe('Página no encontrada');
   });
+
+  it('names a ticket page after its ticket, not after Mis Tickets', () => {
+    expect(entryForPath('/tickets/123').name).toBe('Ticket #123');
+    expect(entryForPath('/tickets/123/').name).toBe('Ticket #123');
+    expect(entryForPath('/tickets').name).toBe('Mis Tickets');
+  });
 });

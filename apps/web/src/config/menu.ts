@@ -102,10 +102,12 @@ export function leafEntries(items: MenuItem[] = menu): MenuItem[] {
   return items.flatMap((item) => (item.submenu ? leafEntries(item.submenu) : item.path ? [item] : []));
 }
 
-/** The menu entry of a path, for the top bar's title and icon. */
+/** The menu entry of a path, for the top bar's title and icon; a ticket's page is named after its ticket. */
 export function entryForPath(pathname: string): MenuItem {
   const all = [...leafEntries(), ...hiddenMenuEntries.filter((e) => e.path !== '*')];
   const normalized = pathname.replace(/\/+$/, '') || '/';
+  const ticketId = /^\/tickets\/([^/]+)$/.exec(normalized)?.[1];
+  if (ticketId !== undefined) return { name: `Ticket #${ticketId}`, icon: IconTicket, path: normalized };
   return (
     all.find((e) => e.path === normalized) ??
     all.find((e) => e.path && normalized.startsWith(`${e.path}/`)) ??

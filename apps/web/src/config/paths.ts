@@ -32,6 +32,14 @@ export const paths = {
 /** The page of one ticket (issue 12), linked from every list, the profile and each ticket notification. */
 export const ticketPath = (id: number) => `/tickets/${id}`;
 
+/**
+ * History state that asks a ticket list to open its new-ticket form (the command palette and the `n` key).
+ * Here, in the first bundle, because a module of its own would be one more chunk for every ticket list.
+ */
+export const newTicketState = { openNewTicket: true } as const;
+export const asksForNewTicket = (state: unknown): boolean =>
+  typeof state === 'object' && state !== null && (state as { openNewTicket?: unknown }).openNewTicket === true;
+
 /** Where a signed-in user lands (SPEC §9). */
 export const homePath = paths.tickets;
 

@@ -5,6 +5,7 @@ import { Outlet, useLocation } from 'react-router';
 import { PageLoader } from '@/components/ui/page-loader.tsx';
 import { SessionExpiryWatcher } from '@/features/auth/components/session-expiry-watcher.tsx';
 import { readStorage, writeStorage } from '@/lib/storage.ts';
+import { useCommandPalette } from '../command-palette/use-command-palette.tsx';
 import QueryProvider from '../query-provider.tsx';
 import classes from './layout.module.css';
 import { Sidebar } from './sidebar.tsx';
@@ -17,6 +18,16 @@ const LOCK_KEY = 'sidebarLocked';
 
 /** The signed-in frame: sidebar, top bar, the screen, and the session-expiry watcher. */
 export default function AppLayout({ children }: { children?: ReactNode }) {
+  return (
+    <QueryProvider>
+      <Frame>{children}</Frame>
+    </QueryProvider>
+  );
+}
+
+/** The frame itself, inside the query client (the command palette asks for the user's routes). */
+function Frame({ children }: { children?: ReactNode }) {
+  const palette = useCommandPalette();
   const [isLocked, setLocked] = useState(() => readStorage(LOCK_KEY) !== '0');
   const [isHovered, setHovered] = useState(false);
   const [isDrawerOpen, drawer] = useDisclosure(false);
@@ -35,7 +46,7 @@ export default function AppLayout({ children }: { children?: ReactNode }) {
   const isExpanded = isMobile || isLocked || isHovered;
 
   return (
-    <QueryProvider>
+    <>
       <AppShell
         layout="alt"
         header={{ height: 64 }}
@@ -47,7 +58,12 @@ export default function AppLayout({ children }: { children?: ReactNode }) {
         padding="md"
       >
         <AppShell.Header className={classes.header}>
-          <TopBar isDrawerOpen={isDrawerOpen} onToggleDrawer={drawer.toggle} />
+          <TopBar
+            isDrawerOpen={isDrawerOpen}
+            onToggleDrawer={drawer.toggle}
+            onOpenPalette={palette.open}
+            onPrefetchPalette={palette.prefetch}
+          />
         </AppShell.Header>
         <AppShell.Navbar
           className={classes.navbar}
@@ -70,6 +86,7 @@ export default function AppLayout({ children }: { children?: ReactNode }) {
         </AppShell.Main>
         <SessionExpiryWatcher />
       </AppShell>
-    </QueryProvider>
+      {palette.element}
+    </>
   );
 }

@@ -21,6 +21,7 @@ import {
   IconMaximize,
   IconMinimize,
   IconMoon,
+  IconSearch,
   IconSettings,
   IconSun,
   IconUserCircle,
@@ -33,16 +34,26 @@ import { NotificationBell } from '@/features/notifications/components/notificati
 import { imageQuery } from '@/features/profile/api/profile-api.ts';
 import { colorSchemeOptions } from '@/lib/color-scheme.ts';
 import { fullName, useSession } from '@/lib/session.ts';
+import { isApplePlatform } from '../command-palette/hotkeys.ts';
 
 const schemeIcons = { light: IconSun, dark: IconMoon, auto: IconDeviceDesktop };
 
-export function TopBar({ isDrawerOpen, onToggleDrawer }: { isDrawerOpen: boolean; onToggleDrawer: () => void }) {
+interface TopBarProps {
+  isDrawerOpen: boolean;
+  onToggleDrawer: () => void;
+  onOpenPalette: () => void;
+  /** Fetches the palette's code ahead of a likely click. */
+  onPrefetchPalette: () => void;
+}
+
+export function TopBar({ isDrawerOpen, onToggleDrawer, onOpenPalette, onPrefetchPalette }: TopBarProps) {
   const session = useSession();
   const { pathname } = useLocation();
   const entry = entryForPath(pathname);
   const Icon = entry.icon ?? DEFAULT_MENU_ICON;
   const title = entry.name ?? DEFAULT_MENU_NAME;
   const { toggle: toggleFullscreen, fullscreen } = useFullscreenDocument();
+  const paletteKeys = isApplePlatform() ? '⌘K' : 'Ctrl+K';
   const user = session?.user;
   const name = user ? fullName(user) : '';
   // The uploaded photo (GET /images/{id}); the initials stand in for the default silhouette.
@@ -68,6 +79,20 @@ export function TopBar({ isDrawerOpen, onToggleDrawer }: { isDrawerOpen: boolean
       </Group>
 
       <Group gap={6} wrap="nowrap">
+        <Tooltip label={`Buscar y navegar (${paletteKeys})`}>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size="lg"
+            onClick={onOpenPalette}
+            onPointerEnter={onPrefetchPalette}
+            onFocus={onPrefetchPalette}
+            aria-label="Abrir la paleta de comandos"
+            aria-keyshortcuts="Control+K Meta+K"
+          >
+            <IconSearch size={20} stroke={1.7} />
+          </ActionIcon>
+        </Tooltip>
         <NotificationBell />
         <Tooltip label={fullscreen ? 'Salir de pantalla completa' : 'Pantalla completa'}>
           <ActionIcon

@@ -25,6 +25,8 @@ export function SearchInput({ label, value, onChange, placeholder = 'Buscar...',
       maxLength={100}
       w={w}
       data-autofocus={isAutoFocus || undefined}
+      // The `/` shortcut focuses the list's search box.
+      data-list-search
     />
   );
 }

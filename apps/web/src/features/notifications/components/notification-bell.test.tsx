@@ -5,7 +5,8 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client.ts';
-import { clearSession, startSession } from '@/lib/session.ts';
+import { clearSession } from '@/lib/session.ts';
+import { startAgentSession } from '@/test/session.ts';
 import * as api from '../api/notifications-api.ts';
 import { makeNotification } from '../notification-fixtures.ts';
 import { NotificationBell } from './notification-bell.tsx';
@@ -64,17 +65,7 @@ const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
 beforeEach(() => {
   vi.useFakeTimers({ shouldAdvanceTime: false });
   vi.setSystemTime(Date.parse('2025-03-10T12:00:00Z'));
-  startSession('header.payload.signature', {
-    id: 7,
-    name: 'Ana',
-    last_name: 'Agente',
-    second_last_name: null,
-    username: 'agente',
-    email: 'agente@example.com',
-    role_id: 3,
-    role: { id: 3, name: 'Agente', is_supervisor: 0 },
-    area_id: null,
-  });
+  startAgentSession();
   mocked.fetchActiveNotifications.mockResolvedValue({ status: true, data: [], total: 0 });
   mocked.fetchNotificationHistory.mockResolvedValue({ status: true, data: [], has_more: false });
   mocked.markNotificationsViewed.mockResolvedValue(ok);

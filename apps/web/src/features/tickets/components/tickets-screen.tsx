@@ -9,6 +9,7 @@ import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
 import { useSectionFlags } from '@/lib/permissions.ts';
 import { useSession } from '@/lib/session.ts';
 import type { TicketListKind } from '../api/tickets-api.ts';
+import { useNewTicketRequest } from '../hooks/use-new-ticket-request.ts';
 import { ActivitiesModal, activitiesModeOf, type ActivitiesMode } from './activities-modal.tsx';
 import { AssignModal } from './assign-modal.tsx';
 import { formatDate, formatDateTime, PriorityBadge } from './ticket-badges.tsx';
@@ -30,6 +31,7 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
   const session = useSession();
   const { canCreate, canUpdate } = useSectionFlags(section);
   const [dialog, setDialog] = useState<Dialog>(null);
+  const newTicketRequest = useNewTicketRequest(canCreate);
   const user = session?.user;
   // From 1200 px the table shows 'Creado'; from 1408 px also 'Proyecto' and 'Actualizado' (issue 12: fits 1366 px).
   const isWide = useMediaQuery('(min-width: 75em)') ?? true;
@@ -196,7 +198,14 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
         }
       />
 
-      {dialog?.kind === 'create' && <TicketFormModal onClose={() => setDialog(null)} />}
+      {(dialog?.kind === 'create' || newTicketRequest.isAsked) && (
+        <TicketFormModal
+          onClose={() => {
+            setDialog(null);
+            if (newTicketRequest.isAsked) newTicketRequest.forget();
+          }}
+        />
+      )}
       {dialog?.kind === 'edit' && (
         <TicketFormModal key={dialog.ticket.id} ticket={dialog.ticket} onClose={() => setDialog(null)} />
       )}
