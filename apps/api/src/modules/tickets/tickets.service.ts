@@ -96,21 +96,18 @@ export function createTicketsService({ database, tickets, events, permissions, n
     return ticket;
   }
 
-  /** Live lists: those who may see the ticket hear of the change once `trx` commits. */
-  const announce = (ticket: Involvement & { id: number }, trx: Kysely<DB>, previousAssignee?: number | null) =>
-    notifications.ticketChanged(
-      {
-        ticketId: ticket.id,
-        userIds: [
-          ...new Set(
-            [ticket.created_by, ticket.user_assigned_id, previousAssignee].filter(
-              (u): u is number => typeof u === 'number',
-            ),
+  /** Live lists: those who may see the ticket hear of the change (called once it has committed). */
+  const announce = (ticket: Involvement & { id: number }, previousAssignee?: number | null) =>
+    notifications.ticketChanged({
+      ticketId: ticket.id,
+      userIds: [
+        ...new Set(
+          [ticket.created_by, ticket.user_assigned_id, previousAssignee].filter(
+            (u): u is number => typeof u === 'number',
           ),
-        ],
-      },
-      trx,
-    );
+        ),
+      ],
+    });
 
   /** The list a body asks for, with its scope as the caller may see it. */
   async function filterOf(
@@ -183,9 +180,9 @@ export function createTicketsService({ database, tickets, events, permissions, n
       const id = await database.db.transaction().execute(async (trx) => {
         const newId = await tickets.insert(values, actor.id, trx);
         await events.record([{ ticketId: newId, userId: actor.id, kind: 'created' }], trx);
-        await announce({ id: newId, created_by: actor.id, user_assigned_id: null }, trx);
         return newId;
       });
+      announce({ id, created_by: actor.id, user_assigned_id: null });
       return load(id);
     },
 
@@ -193,7 +190,7 @@ export function createTicketsService({ database, tickets, events, permissions, n
       const current = await load(id);
       if (!(await mayActOn(actor, current, 'u'))) throw forbidden(TICKET_MSG.notYours);
       await checkReferences(values, current);
-      await database.db.transaction().execute(async (trx) => {
+      const updated = await database.db.transaction().execute(async (trx) => {
         await tickets.update(id, values, trx);
         const updated = await load(id, trx);
         const changes: NewTicketEvent[] = editedFields.flatMap(([field, read]) =>
@@ -230,8 +227,9 @@ export function createTicketsService({ database, tickets, events, permissions, n
           );
         }
         await events.record(changes, trx);
-        await announce(updated, trx);
+        return updated;
       });
+      announce(updated);
       return load(id);
     },
 
@@ -279,8 +277,8 @@ export function createTicketsService({ database, tickets, events, permissions, n
             trx,
           );
         }
-        await announce({ ...ticket, user_assigned_id: assigneeId }, trx, ticket.user_assigned_id);
       });
+      announce({ ...ticket, user_assigned_id: assigneeId }, ticket.user_assigned_id);
       await audit.record({
         event: ticket.user_assigned_id === null ? 'ticket.assigned' : 'ticket.reassigned',
         userId: actor.id,
