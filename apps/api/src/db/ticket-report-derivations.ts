@@ -70,7 +70,9 @@ export async function hasReportShards<T>(db: Kysely<T>, dialect: Dialect): Promi
   const { rows } =
     dialect === 'postgres'
       ? await sql`select 1 from information_schema.columns
-          where table_schema = current_schema() and table_name = 'ticket_report_now' and column_name = 'shard'`.execute(db)
+          where table_schema = current_schema() and table_name = 'ticket_report_now' and column_name = 'shard'`.execute(
+          db,
+        )
       : await sql`select 1 from pragma_table_info('ticket_report_now') where name = 'shard'`.execute(db);
   return rows.length > 0;
 }

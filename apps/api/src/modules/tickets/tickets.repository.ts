@@ -13,7 +13,8 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selecta
 import { likePattern, nowIso, type Database } from '../../db/database.ts';
 import { countRows, pageMeta, paginate } from '../../db/paging.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
-import { ATTR, COUNT_KIND, syncTicketIndex } from '../../db/ticket-derivations.ts';
+import { ATTR, COUNT_KIND, createTicketIndexSync, syncTicketIndex } from '../../db/ticket-derivations.ts';
+import { eventRow } from './ticket-events.repository.ts';
 import { fts5Body, parseTicketSearch, tsqueryWords, type TicketSearch } from './ticket-search.ts';
 import { createTicketListQueries, hasFilters, isIdOrder, type ListSpec } from './ticket-list.repository.ts';
 import { activeUsers, selectUserSummary, toUserSummary } from '../users/user-summaries.ts';
@@ -103,8 +104,25 @@ const ticketOf = (r: Omit<Selectable<TicketsTable>, 'stage'>, names: TicketNames
   assigned_to: r.user_assigned_id === null ? null : { id: r.user_assigned_id, name: names.assignee },
 });
 
+/** The catalogue of each value a ticket refers to. */
+const referenceTables: [keyof TicketValues, keyof DB][] = [
+  ['area_id', 'areas'],
+  ['project_id', 'projects'],
+  ['category_id', 'categories'],
+  ['priority_type_id', 'priority_types'],
+  ['difficulty_id', 'difficulties'],
+  ['status_id', 'ticket_statuses'],
+];
+
+/** What `references` finds: the fields without an active row, and the names of the rows found. */
+export interface TicketReferences {
+  missing: (keyof TicketValues)[];
+  names: Record<keyof TicketValues | 'created_by', string>;
+}
+
 export function createTicketsRepository(database: Database) {
   const { db } = database;
+  const indexSync = createTicketIndexSync(database);
   const listQueries = createTicketListQueries(database);
 
   const specOf = (filter: TicketFilter, search: TicketSearch): ListSpec => ({
@@ -524,22 +542,63 @@ export function createTicketsRepository(database: Database) {
         .executeTakeFirst();
     },
 
-    async insert(values: TicketValues, createdBy: number, trx: Kysely<DB> = db): Promise<number> {
+    /**
+     * Writes a new ticket and its 'created' event, and returns it as the API shows it, with
+     * the names `references` read before (no read-back). On PostgreSQL both rows are written
+     * by one statement (its own transaction: one round trip), on SQLite in one transaction.
+     */
+    async create(values: TicketValues, createdBy: number, names: TicketReferences['names']): Promise<TTicket> {
       const now = nowIso();
-      const row = await trx
-        .insertInto('tickets')
-        .values({
-          ...values,
-          stage: stageOfStatus(values.status_id),
-          created_by: createdBy,
-          user_assigned_id: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await syncTicketIndex(trx, database.dialect);
-      return row.id;
+      const ticket = {
+        ...values,
+        stage: stageOfStatus(values.status_id),
+        created_by: createdBy,
+        user_assigned_id: null,
+        created_at: now,
+        updated_at: now,
+      };
+      const event = (id: number) => eventRow({ ticketId: id, userId: createdBy, kind: 'created' }, now);
+      let row: Selectable<TicketsTable>;
+      if (database.dialect === 'postgres') {
+        const e = event(0);
+        row = await db
+          .with('t', (q) => q.insertInto('tickets').values(ticket).returningAll())
+          .with('e', (q) =>
+            q
+              .insertInto('ticket_events')
+              .columns(['ticket_id', 'user_id', 'kind', 'created_at'])
+              .expression((eb) =>
+                eb
+                  .selectFrom('t')
+                  .select([
+                    't.id',
+                    sql.val(e.user_id).as('user_id'),
+                    sql.val(e.kind).as('kind'),
+                    sql`${e.created_at}::timestamptz`.as('created_at'),
+                  ]),
+              ),
+          )
+          .selectFrom('t')
+          .selectAll()
+          .executeTakeFirstOrThrow();
+      } else {
+        row = await db.transaction().execute(async (trx) => {
+          const inserted = await trx.insertInto('tickets').values(ticket).returningAll().executeTakeFirstOrThrow();
+          await trx.insertInto('ticket_events').values(event(inserted.id)).execute();
+          return inserted;
+        });
+        indexSync.queued();
+      }
+      return ticketOf(row, {
+        priority: names.priority_type_id,
+        status: { name: names.status_id, stage: row.stage },
+        project: names.project_id,
+        area: names.area_id,
+        category: names.category_id,
+        difficulty: names.difficulty_id,
+        creator: names.created_by,
+        assignee: '',
+      });
     },
 
     async update(id: number, values: TicketValues, trx: Kysely<DB> = db): Promise<void> {
@@ -548,7 +607,7 @@ export function createTicketsRepository(database: Database) {
         .set({ ...values, stage: stageOfStatus(values.status_id), updated_at: nowIso() })
         .where('id', '=', id)
         .execute();
-      await syncTicketIndex(trx, database.dialect);
+      indexSync.queued();
     },
 
     /**
@@ -562,31 +621,33 @@ export function createTicketsRepository(database: Database) {
         .where('id', '=', id)
         .where((eb) => (previous === null ? eb('user_assigned_id', 'is', null) : eb('user_assigned_id', '=', previous)))
         .executeTakeFirst();
-      await syncTicketIndex(trx, database.dialect);
+      indexSync.queued();
       return Number(result.numUpdatedRows) === 1;
     },
 
-    /** The ids of the active rows of each catalogue a ticket refers to, among those given. */
-    async missingReferences(values: TicketValues): Promise<(keyof TicketValues)[]> {
-      const checks: [keyof TicketValues, keyof DB][] = [
-        ['area_id', 'areas'],
-        ['project_id', 'projects'],
-        ['category_id', 'categories'],
-        ['priority_type_id', 'priority_types'],
-        ['difficulty_id', 'difficulties'],
-        ['status_id', 'ticket_statuses'],
-      ];
-      const missing: (keyof TicketValues)[] = [];
-      for (const [field, table] of checks) {
-        const row = await (db as unknown as Kysely<Record<string, { id: number; status_id: number }>>)
-          .selectFrom(table)
-          .select('id')
-          .where('id', '=', Number(values[field]))
-          .where('status_id', '=', RECORD_STATUS.active)
-          .executeTakeFirst();
-        if (!row) missing.push(field);
+    /**
+     * The catalogue rows a ticket's values refer to, read in one query: the fields whose
+     * row is missing or inactive, and the names of the others (and of `userId`, the
+     * creator, when given) for the answer.
+     */
+    async references(values: TicketValues, userId?: number): Promise<TicketReferences> {
+      const branches = referenceTables.map(
+        ([field, table]) =>
+          sql`select ${field} as field, name, status_id from ${sql.table(table)} where id = ${Number(values[field])}`,
+      );
+      if (userId !== undefined) {
+        branches.push(
+          sql`select 'created_by' as field, name || ' ' || last_name as name, status_id from users where id = ${userId}`,
+        );
       }
-      return missing;
+      const { rows } = await sql<{
+        field: keyof TicketReferences['names'];
+        name: string;
+        status_id: number;
+      }>`${sql.join(branches, sql` union all `)}`.execute(db);
+      const names = Object.fromEntries(rows.map((r) => [r.field, r.name])) as TicketReferences['names'];
+      const active = new Set(rows.filter((r) => Number(r.status_id) === RECORD_STATUS.active).map((r) => r.field));
+      return { missing: referenceTables.map(([field]) => field).filter((f) => !active.has(f)), names };
     },
 
     /** The caller's newest tickets, for the profile card. */
@@ -630,6 +691,9 @@ export function createTicketsRepository(database: Database) {
         .executeTakeFirst();
       return row?.full_name ?? null;
     },
+
+    /** Brings the text index up to the last writes now and stops syncing it (the app closes). */
+    closeIndexSync: () => indexSync.close(),
 
     findActiveUser(id: number, trx: Kysely<DB> = db) {
       return trx

@@ -22,7 +22,7 @@ import type { PermissionsRepository } from '../permissions/permissions.repositor
 import type { AuthUserRow } from '../users/users.repository.ts';
 import { csvHeader, ticketCsvLine } from './ticket-csv.ts';
 import type { NewTicketEvent, TicketEventsRepository } from './ticket-events.repository.ts';
-import type { TicketFilter, TicketValues, TicketsRepository } from './tickets.repository.ts';
+import type { TicketFilter, TicketReferences, TicketValues, TicketsRepository } from './tickets.repository.ts';
 
 interface Deps {
   database: Database;
@@ -77,17 +77,23 @@ export function createTicketsService({ database, tickets, events, permissions, n
     return false;
   }
 
-  async function checkReferences(values: TicketValues, current?: TicketValues): Promise<void> {
+  /** 422 for a value without an active catalogue row; otherwise the names of the rows (and of `creatorId`). */
+  async function checkReferences(
+    values: TicketValues,
+    current?: TicketValues,
+    creatorId?: number,
+  ): Promise<TicketReferences['names']> {
     // A ticket may keep a catalogue value that was deactivated after it was chosen.
     const changed = current
       ? (Object.fromEntries(
           Object.entries(values).map(([k, v]) => [k, current[k as keyof TicketValues] === v ? null : v]),
         ) as Record<keyof TicketValues, number | null>)
       : values;
-    const missing = await tickets.missingReferences(values);
+    const { missing, names } = await tickets.references(values, creatorId);
     const errors: FieldErrors = {};
     for (const field of missing) if (changed[field] !== null) errors[field] = [MSG.invalidReference];
     if (Object.keys(errors).length > 0) throw validationFailed(errors);
+    return names;
   }
 
   async function load(id: number, trx?: Kysely<DB>): Promise<TTicket> {
@@ -175,15 +181,12 @@ export function createTicketsService({ database, tickets, events, permissions, n
       })();
     },
 
+    /** Two statements: the references (with the names the answer shows), then the ticket with its event. */
     async create(actor: Actor, values: TicketValues): Promise<TTicket> {
-      await checkReferences(values);
-      const id = await database.db.transaction().execute(async (trx) => {
-        const newId = await tickets.insert(values, actor.id, trx);
-        await events.record([{ ticketId: newId, userId: actor.id, kind: 'created' }], trx);
-        return newId;
-      });
-      announce({ id, created_by: actor.id, user_assigned_id: null });
-      return load(id);
+      const names = await checkReferences(values, undefined, actor.id);
+      const ticket = await tickets.create(values, actor.id, names);
+      announce(ticket);
+      return ticket;
     },
 
     async update(actor: Actor, id: number, values: TicketValues): Promise<TTicket> {
