@@ -114,11 +114,44 @@ const referenceTables: [keyof TicketValues, keyof DB][] = [
   ['status_id', 'ticket_statuses'],
 ];
 
+type ReferenceField = keyof TicketValues;
+
 /** What `references` finds: the fields without an active row, and the names of the rows found. */
 export interface TicketReferences {
-  missing: (keyof TicketValues)[];
-  names: Record<keyof TicketValues | 'created_by', string>;
+  missing: ReferenceField[];
+  names: Record<ReferenceField | 'created_by', string>;
 }
+
+interface ReferenceRow {
+  field: ReferenceField | 'created_by';
+  name: string;
+  status_id: number;
+}
+
+/**
+ * One query for the catalogue rows a ticket's values refer to (and the user `creatorId`,
+ * as field `created_by`): field, name and status of each row found.
+ */
+function referencesQuery(values: TicketValues, creatorId?: number) {
+  const branches = referenceTables.map(
+    ([field, table]) =>
+      sql`select ${sql.lit(field)} as field, name, status_id from ${sql.table(table)} where id = ${Number(values[field])}`,
+  );
+  if (creatorId !== undefined) {
+    branches.push(
+      sql`select 'created_by' as field, name || ' ' || last_name as name, status_id from users where id = ${creatorId}`,
+    );
+  }
+  return sql<ReferenceRow>`${sql.join(branches, sql` union all `)}`;
+}
+
+const referencesOf = (rows: ReferenceRow[]): TicketReferences => {
+  const active = new Set(rows.filter((r) => Number(r.status_id) === RECORD_STATUS.active).map((r) => r.field));
+  return {
+    missing: referenceTables.map(([field]) => field).filter((f) => !active.has(f)),
+    names: Object.fromEntries(rows.map((r) => [r.field, r.name])) as TicketReferences['names'],
+  };
+};
 
 export function createTicketsRepository(database: Database) {
   const { db } = database;
@@ -543,62 +576,84 @@ export function createTicketsRepository(database: Database) {
     },
 
     /**
-     * Writes a new ticket and its 'created' event, and returns it as the API shows it, with
-     * the names `references` read before (no read-back). On PostgreSQL both rows are written
-     * by one statement (its own transaction: one round trip), on SQLite in one transaction.
+     * Writes a new ticket and its 'created' event if every catalogue value it refers to is
+     * active, and returns it as the API shows it, with the names read with the references
+     * (no read-back); otherwise returns the fields at fault and writes nothing. PostgreSQL
+     * does it all in one statement (its own transaction: one round trip); SQLite reads the
+     * references, then writes both rows in one transaction.
      */
-    async create(values: TicketValues, createdBy: number, names: TicketReferences['names']): Promise<TTicket> {
+    async create(
+      values: TicketValues,
+      createdBy: number,
+    ): Promise<{ ticket: TTicket } | { missing: ReferenceField[] }> {
       const now = nowIso();
-      const ticket = {
-        ...values,
-        stage: stageOfStatus(values.status_id),
-        created_by: createdBy,
-        user_assigned_id: null,
-        created_at: now,
-        updated_at: now,
-      };
-      const event = (id: number) => eventRow({ ticketId: id, userId: createdBy, kind: 'created' }, now);
-      let row: Selectable<TicketsTable>;
+      const event = eventRow({ ticketId: 0, userId: createdBy, kind: 'created' }, now);
+      let row: Selectable<TicketsTable> | undefined;
+      let references: TicketReferences;
       if (database.dialect === 'postgres') {
-        const e = event(0);
-        row = await db
-          .with('t', (q) => q.insertInto('tickets').values(ticket).returningAll())
-          .with('e', (q) =>
-            q
-              .insertInto('ticket_events')
-              .columns(['ticket_id', 'user_id', 'kind', 'created_at'])
-              .expression((eb) =>
-                eb
-                  .selectFrom('t')
-                  .select([
-                    't.id',
-                    sql.val(e.user_id).as('user_id'),
-                    sql.val(e.kind).as('kind'),
-                    sql`${e.created_at}::timestamptz`.as('created_at'),
-                  ]),
-              ),
+        const v = (field: keyof TicketValues) => sql`${Number(values[field])}::int`;
+        const { rows } = await sql<Selectable<TicketsTable> & { refs: ReferenceRow[] }>`
+          with r as (${referencesQuery(values, createdBy)}),
+          t as (
+            insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,
+              difficulty_id, status_id, stage, created_by, user_assigned_id, created_at, updated_at)
+            select ${values.name}::text, ${values.description}::text, ${v('area_id')}, ${v('project_id')},
+              ${v('category_id')}, ${v('priority_type_id')}, ${v('difficulty_id')}, ${v('status_id')},
+              ${stageOfStatus(values.status_id)}, ${createdBy}::int, null, ${now}::timestamptz, ${now}::timestamptz
+            where (select count(*) from r where r.field <> 'created_by' and r.status_id = ${RECORD_STATUS.active})
+              = ${referenceTables.length}
+            returning *
+          ),
+          e as (
+            insert into ticket_events (ticket_id, user_id, kind, created_at)
+            select t.id, ${event.user_id}::int, ${event.kind}::text, ${now}::timestamptz from t
           )
-          .selectFrom('t')
-          .selectAll()
-          .executeTakeFirstOrThrow();
+          select (select json_agg(r) from r) as refs, t.* from (select 1) as one left join t on true`.execute(db);
+        const [result] = rows;
+        references = referencesOf(result?.refs ?? []);
+        row = result?.id === null || result?.id === undefined ? undefined : result;
       } else {
+        references = referencesOf(
+          await referencesQuery(values, createdBy)
+            .execute(db)
+            .then((r) => r.rows),
+        );
+        if (references.missing.length > 0) return { missing: references.missing };
         row = await db.transaction().execute(async (trx) => {
-          const inserted = await trx.insertInto('tickets').values(ticket).returningAll().executeTakeFirstOrThrow();
-          await trx.insertInto('ticket_events').values(event(inserted.id)).execute();
+          const inserted = await trx
+            .insertInto('tickets')
+            .values({
+              ...values,
+              stage: stageOfStatus(values.status_id),
+              created_by: createdBy,
+              user_assigned_id: null,
+              created_at: now,
+              updated_at: now,
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          await trx
+            .insertInto('ticket_events')
+            .values({ ...event, ticket_id: inserted.id })
+            .execute();
           return inserted;
         });
         indexSync.queued();
       }
-      return ticketOf(row, {
-        priority: names.priority_type_id,
-        status: { name: names.status_id, stage: row.stage },
-        project: names.project_id,
-        area: names.area_id,
-        category: names.category_id,
-        difficulty: names.difficulty_id,
-        creator: names.created_by,
-        assignee: '',
-      });
+      if (!row) return { missing: references.missing };
+      const { names } = references;
+      return {
+        ticket: ticketOf(row, {
+          priority: names.priority_type_id,
+          status: { name: names.status_id, stage: row.stage },
+          project: names.project_id,
+          area: names.area_id,
+          category: names.category_id,
+          difficulty: names.difficulty_id,
+          creator: names.created_by,
+          assignee: '',
+        }),
+      };
     },
 
     async update(id: number, values: TicketValues, trx: Kysely<DB> = db): Promise<void> {
@@ -625,29 +680,13 @@ export function createTicketsRepository(database: Database) {
       return Number(result.numUpdatedRows) === 1;
     },
 
-    /**
-     * The catalogue rows a ticket's values refer to, read in one query: the fields whose
-     * row is missing or inactive, and the names of the others (and of `userId`, the
-     * creator, when given) for the answer.
-     */
-    async references(values: TicketValues, userId?: number): Promise<TicketReferences> {
-      const branches = referenceTables.map(
-        ([field, table]) =>
-          sql`select ${field} as field, name, status_id from ${sql.table(table)} where id = ${Number(values[field])}`,
+    /** The fields whose catalogue row is missing or inactive, and the names of the others. */
+    async references(values: TicketValues): Promise<TicketReferences> {
+      return referencesOf(
+        await referencesQuery(values)
+          .execute(db)
+          .then((r) => r.rows),
       );
-      if (userId !== undefined) {
-        branches.push(
-          sql`select 'created_by' as field, name || ' ' || last_name as name, status_id from users where id = ${userId}`,
-        );
-      }
-      const { rows } = await sql<{
-        field: keyof TicketReferences['names'];
-        name: string;
-        status_id: number;
-      }>`${sql.join(branches, sql` union all `)}`.execute(db);
-      const names = Object.fromEntries(rows.map((r) => [r.field, r.name])) as TicketReferences['names'];
-      const active = new Set(rows.filter((r) => Number(r.status_id) === RECORD_STATUS.active).map((r) => r.field));
-      return { missing: referenceTables.map(([field]) => field).filter((f) => !active.has(f)), names };
     },
 
     /** The caller's newest tickets, for the profile card. */

@@ -22,7 +22,7 @@ import type { PermissionsRepository } from '../permissions/permissions.repositor
 import type { AuthUserRow } from '../users/users.repository.ts';
 import { csvHeader, ticketCsvLine } from './ticket-csv.ts';
 import type { NewTicketEvent, TicketEventsRepository } from './ticket-events.repository.ts';
-import type { TicketFilter, TicketReferences, TicketValues, TicketsRepository } from './tickets.repository.ts';
+import type { TicketFilter, TicketValues, TicketsRepository } from './tickets.repository.ts';
 
 interface Deps {
   database: Database;
@@ -77,23 +77,16 @@ export function createTicketsService({ database, tickets, events, permissions, n
     return false;
   }
 
-  /** 422 for a value without an active catalogue row; otherwise the names of the rows (and of `creatorId`). */
-  async function checkReferences(
-    values: TicketValues,
-    current?: TicketValues,
-    creatorId?: number,
-  ): Promise<TicketReferences['names']> {
-    // A ticket may keep a catalogue value that was deactivated after it was chosen.
-    const changed = current
-      ? (Object.fromEntries(
-          Object.entries(values).map(([k, v]) => [k, current[k as keyof TicketValues] === v ? null : v]),
-        ) as Record<keyof TicketValues, number | null>)
-      : values;
-    const { missing, names } = await tickets.references(values, creatorId);
+  /** The field errors of values without an active catalogue row (a ticket may keep one deactivated after it was chosen). */
+  function referenceErrors(missing: (keyof TicketValues)[], values: TicketValues, current?: TicketValues): FieldErrors {
     const errors: FieldErrors = {};
-    for (const field of missing) if (changed[field] !== null) errors[field] = [MSG.invalidReference];
+    for (const field of missing) if (current?.[field] !== values[field]) errors[field] = [MSG.invalidReference];
+    return errors;
+  }
+
+  async function checkReferences(values: TicketValues, current: TicketValues): Promise<void> {
+    const errors = referenceErrors((await tickets.references(values)).missing, values, current);
     if (Object.keys(errors).length > 0) throw validationFailed(errors);
-    return names;
   }
 
   async function load(id: number, trx?: Kysely<DB>): Promise<TTicket> {
@@ -181,12 +174,11 @@ export function createTicketsService({ database, tickets, events, permissions, n
       })();
     },
 
-    /** Two statements: the references (with the names the answer shows), then the ticket with its event. */
     async create(actor: Actor, values: TicketValues): Promise<TTicket> {
-      const names = await checkReferences(values, undefined, actor.id);
-      const ticket = await tickets.create(values, actor.id, names);
-      announce(ticket);
-      return ticket;
+      const result = await tickets.create(values, actor.id);
+      if ('missing' in result) throw validationFailed(referenceErrors(result.missing, values));
+      announce(result.ticket);
+      return result.ticket;
     },
 
     async update(actor: Actor, id: number, values: TicketValues): Promise<TTicket> {
