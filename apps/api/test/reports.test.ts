@@ -497,6 +497,15 @@ describe.each(dialects)('dashboard summary on %s', (dialect) => {
   });
 });
 
+/** The supervisor's token, the summary URL of the last year and its answer now (before a migration is replayed). */
+async function yearSummary(t: TestApp) {
+  const supervisor = await t.login('supervisor');
+  const today = new Date().toISOString().slice(0, 10);
+  const url = `/api/reports/summary?from=${addDays(today, -365)}&to=${today}`;
+  const expected = (await t.call(supervisor, 'GET', url)).json().data as TReportSummary;
+  return { supervisor, url, expected };
+}
+
 describe.each(dialects)('migration 0010 on an existing database (%s)', (dialect) => {
   let t: TestApp;
   afterAll(() => t?.close());
@@ -504,10 +513,7 @@ describe.each(dialects)('migration 0010 on an existing database (%s)', (dialect)
   it('adds the screen for Administrador and Supervisor and backfills the figures from the tickets', async () => {
     t = await createTestApp(dialect);
     const { db } = t.services.database;
-    const supervisor = await t.login('supervisor');
-    const today = new Date().toISOString().slice(0, 10);
-    const url = `/api/reports/summary?from=${addDays(today, -365)}&to=${today}`;
-    const expected = (await t.call(supervisor, 'GET', url)).json().data as TReportSummary;
+    const { supervisor, url, expected } = await yearSummary(t);
     expect(expected.totals.closed).toBeGreaterThan(5);
 
     // The database as it was before 0010: no report tables, no dashboard screen.
@@ -547,10 +553,7 @@ describe.each(dialects)('migration 0011 on a database with unsharded report coun
   it('spreads the counters over their shards and keeps every figure', async () => {
     t = await createTestApp(dialect);
     const { db } = t.services.database;
-    const supervisor = await t.login('supervisor');
-    const today = new Date().toISOString().slice(0, 10);
-    const url = `/api/reports/summary?from=${addDays(today, -365)}&to=${today}`;
-    const expected = (await t.call(supervisor, 'GET', url)).json().data as TReportSummary;
+    const { supervisor, url, expected } = await yearSummary(t);
     expect(expected.totals.created).toBeGreaterThan(5);
 
     // The counter tables as the first 0010 made them: one row per key, no shard.
