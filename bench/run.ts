@@ -227,6 +227,15 @@ const rssMb = (pid: number) => {
   return Math.round(Number(line?.split(/\s+/)[1] ?? 0) / 1024);
 };
 
+/**
+ * CPU time (user + system) the process has used, in ms (Linux /proc, 100 ticks a second): per request, what a
+ * server costs whatever else the shared machine runs (PostgreSQL's own work not included).
+ */
+const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
 async function send(base: string, token: string | undefined, e: Pick<Endpoint, 'method' | 'url' | 'body'>) {
   const res = await fetch(`${base}${e.url}`, {
     method: e.method,
@@ -266,7 +275,11 @@ async function cannon(base: string, token: string | undefined, e: Pick<Endpoint,
     },
     body: e.body ? JSON.stringify(e.body) : undefined,
   });
-  return { rps: result.requests.average, errors: result.errors + result.non2xx + result.timeouts };
+  return {
+    rps: result.requests.average,
+    requests: result.requests.total,
+    errors: result.errors + result.non2xx + result.timeouts,
+  };
 }
 
 /** Rows per second of the streamed CSV export of every Urgente ticket, read as it arrives. */
@@ -475,7 +488,9 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
       if (only && !only.test(e.label)) continue;
       const token = e.url === '/api/healthz' ? undefined : tokens[e.user];
       const seq = e.loadOnly ? undefined : await sequential(base, token, e);
+      const cpuBefore = cpuMs(server.pid!);
       const load = await cannon(base, token, e);
+      const cpuPerRequest = (cpuMs(server.pid!) - cpuBefore) / Math.max(1, load.requests);
       const row: Row = {
         dialect,
         endpoint: e.label,
@@ -484,6 +499,7 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
         'p99 ms': seq ? ms(seq.p99) : '',
         'req/s (10 conn)': Math.round(load.rps),
         '% of bare': `${((100 * load.rps) / bareRps.get(dialect)!).toFixed(1)}%`,
+        'server CPU ms/req': cpuPerRequest.toFixed(2),
         errors: load.errors,
       };
       rows.push(row);
