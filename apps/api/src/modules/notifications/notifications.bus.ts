@@ -241,8 +241,9 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
           await c.query('select pg_notify($1, x) from unnest($2::text[]) as x', [TICKET_CHANNEL, batch]);
         } catch (error) {
           log?.warn({ err: error }, 'notifications: ticket changes not announced');
-          ticketQueue = [...batch, ...ticketQueue].slice(-MAX_QUEUED_TICKET_CHANGES);
-          return; // the connection is being replaced; `connect` sends the queue again
+          // A lost connection: `connect` sends them on the next one. Otherwise they are dropped (never retried forever).
+          if (client !== c) ticketQueue = [...batch, ...ticketQueue].slice(-MAX_QUEUED_TICKET_CHANGES);
+          return;
         }
       }
     } finally {
