@@ -4,7 +4,8 @@
  * every list, search, the workload, a catalogue, the notifications, ticket
  * creation and the health check: latency one request at a time (what a person
  * waits for) and throughput with 10 connections, beside a bare Fastify route
- * measured in the same run (the machine is shared: read the ratios).
+ * measured in the same run (the machine is shared: read the ratios); and how soon
+ * an assignment reaches the assignee's live stream while tickets are being created.
  *
  *   npm run bench                                          # both dialects, 1,000,000 tickets
  *   npm run bench -- --dialect sqlite --tickets 100000 --requests 100 --seconds 3
@@ -31,6 +32,7 @@ import pg from 'pg';
 import { createDatabase } from '../apps/api/src/db/database.ts';
 import { migrateToLatest } from '../apps/api/src/db/migrator.ts';
 import { seedIfEmpty } from '../apps/api/src/db/seed.ts';
+import { openStream } from '../apps/api/test/notifications-stream-client.ts';
 import { generateTickets } from './generate-tickets.ts';
 
 const { values: args } = parseArgs({
@@ -225,6 +227,15 @@ const rssMb = (pid: number) => {
   return Math.round(Number(line?.split(/\s+/)[1] ?? 0) / 1024);
 };
 
+/**
+ * CPU time (user + system) the process has used, in ms (Linux /proc, 100 ticks a second): per request, what a
+ * server costs whatever else the shared machine runs (PostgreSQL's own work not included).
+ */
+const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
 async function send(base: string, token: string | undefined, e: Pick<Endpoint, 'method' | 'url' | 'body'>) {
   const res = await fetch(`${base}${e.url}`, {
     method: e.method,
@@ -252,19 +263,28 @@ async function sequential(base: string, token: string | undefined, e: Pick<Endpo
   return { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95), p99: percentile(samples, 0.99) };
 }
 
-async function cannon(base: string, token: string | undefined, e: Pick<Endpoint, 'method' | 'url' | 'body'>) {
+async function cannon(
+  base: string,
+  token: string | undefined,
+  e: Pick<Endpoint, 'method' | 'url' | 'body'>,
+  seconds = cannonSeconds,
+) {
   const result = await autocannon({
     url: `${base}${e.url}`,
     method: e.method,
     connections: 10,
-    duration: cannonSeconds,
+    duration: seconds,
     headers: {
       ...(e.body ? { 'content-type': 'application/json' } : {}),
       ...(token ? { authorization: `Bearer ${token}` } : {}),
     },
     body: e.body ? JSON.stringify(e.body) : undefined,
   });
-  return { rps: result.requests.average, errors: result.errors + result.non2xx + result.timeouts };
+  return {
+    rps: result.requests.average,
+    requests: result.requests.total,
+    errors: result.errors + result.non2xx + result.timeouts,
+  };
 }
 
 /** Rows per second of the streamed CSV export of every Urgente ticket, read as it arrives. */
@@ -321,6 +341,72 @@ async function healthUnderSearchLoad(base: string, token: string) {
   await new Promise((resolve) => load.once('exit', resolve));
   samples.sort((a, b) => a - b);
   return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), samples: samples.length };
+}
+
+/** How many assignments the live-list figure measures. */
+const LIVE_CHANGES = 50;
+
+/**
+ * Live lists under write load: while another process creates tickets on 10 connections,
+ * the admin assigns LIVE_CHANGES tickets one by one to the agente, whose live stream
+ * (GET /api/notifications/stream) must carry each ticket-changed event. Each sample runs
+ * from the assignment's answer to the event's arrival (0 when the event came first).
+ */
+async function liveChangeUnderCreationLoad(base: string, admin: string, agente: string) {
+  const creation = endpoints.find((e) => e.label === 'ticket creation')!;
+  const ids: number[] = [];
+  for (let i = 0; i < LIVE_CHANGES; i++) {
+    ids.push((JSON.parse(await send(base, admin, creation)) as { data: { id: number } }).data.id);
+  }
+  const { user } = (
+    JSON.parse(
+      await send(base, undefined, {
+        method: 'POST',
+        url: '/api/login',
+        body: { username: 'agente', password: 'PortalDemo1' },
+      }),
+    ) as { data: { user: { id: number } } }
+  ).data;
+  const ticket = (
+    JSON.parse(await send(base, agente, { method: 'POST', url: '/api/notifications/stream-ticket' })) as {
+      data: { ticket: string };
+    }
+  ).data.ticket;
+  const { token: csrf } = JSON.parse(await send(base, undefined, { method: 'GET', url: '/api/csrf-token' })) as {
+    token: string;
+  };
+  const stream = await openStream(base, { ticket });
+  await stream.waitFor((e) => e.event === 'ready', 10_000);
+  const load = spawn(
+    process.execPath,
+    [
+      path.join(root, 'node_modules/autocannon/autocannon.js'),
+      ...['-c', '10', '-d', '600', '-m', 'POST', '-H', 'content-type=application/json'],
+      ...['-H', `authorization=Bearer ${admin}`, '-b', JSON.stringify(creation.body), `${base}${creation.url}`],
+    ],
+    { stdio: ['ignore', 'ignore', 'ignore'] },
+  );
+  const samples: number[] = [];
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    for (const id of ids) {
+      const res = await fetch(`${base}/api/tickets/${id}/assign/${user.id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${admin}`, 'x-csrf-token': csrf },
+      });
+      const text = await res.text();
+      const answered = performance.now();
+      if (!res.ok) throw new Error(`assign ${id}: ${res.status} ${text.slice(0, 300)}`);
+      const event = await stream.waitFor((e) => e.event === 'ticket' && (e.data as { id: number }).id === id, 30_000);
+      samples.push(Math.max(0, event.at - answered));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    load.kill('SIGTERM');
+    await stream.close();
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
 }
 
 async function login(base: string, username: string, password: string): Promise<string> {
@@ -407,7 +493,11 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
       if (only && !only.test(e.label)) continue;
       const token = e.url === '/api/healthz' ? undefined : tokens[e.user];
       const seq = e.loadOnly ? undefined : await sequential(base, token, e);
+      // The sequential run warms the others up (JIT, caches, pool); a load-only endpoint gets a second of load.
+      if (e.loadOnly) await cannon(base, token, e, 1);
+      const cpuBefore = cpuMs(server.pid!);
       const load = await cannon(base, token, e);
+      const cpuPerRequest = (cpuMs(server.pid!) - cpuBefore) / Math.max(1, load.requests);
       const row: Row = {
         dialect,
         endpoint: e.label,
@@ -416,6 +506,7 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
         'p99 ms': seq ? ms(seq.p99) : '',
         'req/s (10 conn)': Math.round(load.rps),
         '% of bare': `${((100 * load.rps) / bareRps.get(dialect)!).toFixed(1)}%`,
+        'server CPU ms/req': cpuPerRequest.toFixed(2),
         errors: load.errors,
       };
       rows.push(row);
@@ -442,6 +533,17 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
         'p99 ms': ms(health.p99),
       });
       console.log(`  health under search load p99 ${ms(health.p99)} ms (${health.samples} samples)`);
+    }
+    if (!only || only.test('live list: assignment to stream event under creation load')) {
+      const live = await liveChangeUnderCreationLoad(base, tokens.admin, tokens.agente);
+      rows.push({
+        dialect,
+        endpoint: `live list: assignment answer to the assignee's stream event, while creating on 10 connections (${LIVE_CHANGES} changes)`,
+        'p50 ms': ms(live.p50),
+        'p95 ms': '',
+        'p99 ms': ms(live.p99),
+      });
+      console.log(`  live list event p50 ${ms(live.p50)} ms, p99 ${ms(live.p99)} ms`);
     }
     const rss = rssMb(server.pid!);
     rows.push({

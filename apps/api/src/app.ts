@@ -68,6 +68,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
     await services.audit.flushAnonymous().catch((err: unknown) => app.log.error({ err }, 'audit flush failed'));
     await services.limiter.close();
     services.mailer.close();
+    await services.ticketsRepository.closeIndexSync();
   });
 
   // Once draining, answers close their keep-alive connections so close() need not wait for idle clients.

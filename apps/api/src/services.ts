@@ -135,6 +135,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     mailer,
     passwordReset,
     tickets,
+    ticketsRepository,
     activities,
     attachments,
     workload,

@@ -497,6 +497,15 @@ describe.each(dialects)('dashboard summary on %s', (dialect) => {
   });
 });
 
+/** The supervisor's token, the summary URL of the last year and its answer now (before a migration is replayed). */
+async function yearSummary(t: TestApp) {
+  const supervisor = await t.login('supervisor');
+  const today = new Date().toISOString().slice(0, 10);
+  const url = `/api/reports/summary?from=${addDays(today, -365)}&to=${today}`;
+  const expected = (await t.call(supervisor, 'GET', url)).json().data as TReportSummary;
+  return { supervisor, url, expected };
+}
+
 describe.each(dialects)('migration 0010 on an existing database (%s)', (dialect) => {
   let t: TestApp;
   afterAll(() => t?.close());
@@ -504,10 +513,7 @@ describe.each(dialects)('migration 0010 on an existing database (%s)', (dialect)
   it('adds the screen for Administrador and Supervisor and backfills the figures from the tickets', async () => {
     t = await createTestApp(dialect);
     const { db } = t.services.database;
-    const supervisor = await t.login('supervisor');
-    const today = new Date().toISOString().slice(0, 10);
-    const url = `/api/reports/summary?from=${addDays(today, -365)}&to=${today}`;
-    const expected = (await t.call(supervisor, 'GET', url)).json().data as TReportSummary;
+    const { supervisor, url, expected } = await yearSummary(t);
     expect(expected.totals.closed).toBeGreaterThan(5);
 
     // The database as it was before 0010: no report tables, no dashboard screen.
@@ -537,5 +543,50 @@ describe.each(dialects)('migration 0010 on an existing database (%s)', (dialect)
     expect((await t.call(agente, 'GET', '/api/reports/summary')).statusCode).toBe(403);
     const admin = await t.login('admin');
     expect((await t.call(admin, 'GET', '/api/reports/summary')).statusCode).toBe(200);
+  });
+});
+
+describe.each(dialects)('migration 0013 on a database with unsharded report counters (%s)', (dialect) => {
+  let t: TestApp;
+  afterAll(() => t?.close());
+
+  it('spreads the counters over their shards and keeps every figure', async () => {
+    t = await createTestApp(dialect);
+    const { db } = t.services.database;
+    const { supervisor, url, expected } = await yearSummary(t);
+    expect(expected.totals.created).toBeGreaterThan(5);
+
+    // The counter tables as the first 0010 made them: one row per key, no shard.
+    await dropTicketReportTriggers(db as unknown as Kysely<unknown>, dialect);
+    for (const table of ['ticket_report_now', 'ticket_report_daily']) await db.schema.dropTable(table).execute();
+    await sql`create table ticket_report_now (area_id integer not null, project_id integer not null,
+      stage varchar(10) not null, priority_type_id integer not null, user_id integer not null, n integer not null,
+      primary key (area_id, project_id, stage, priority_type_id, user_id))`.execute(db);
+    await sql`create table ticket_report_daily (day varchar(10) not null, area_id integer not null,
+      project_id integer not null, created integer not null default 0, closed integer not null default 0,
+      primary key (day, area_id, project_id))`.execute(db);
+    await sql`delete from kysely_migration where name = '0013-report-shards'`.execute(db);
+
+    expect(await migrateToLatest(t.services.database)).toEqual(['0013-report-shards']);
+    const shards = await db.selectFrom('ticket_report_daily').select('shard').distinct().execute();
+    expect(shards.length).toBeGreaterThan(1);
+    const res = await t.call(supervisor, 'GET', url);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toEqual(expected);
+    // The triggers write the sharded tables again.
+    const admin = await t.login('admin');
+    const created = await t.call(admin, 'POST', '/api/tickets/create', {
+      name: 'Ticket tras la migración',
+      description: 'Cuenta en el tablero',
+      area_id: 1,
+      project_id: 1,
+      category_id: 1,
+      priority_type_id: 1,
+      difficulty_id: 1,
+      status_id: 1,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const after = (await t.call(supervisor, 'GET', url)).json().data as TReportSummary;
+    expect(after.totals.created).toBe(expected.totals.created + 1);
   });
 });

@@ -1,7 +1,12 @@
 import { TICKET_COUNT_CAP, type TTicket } from '@portal/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COUNT_KIND, pgSearchDocOf, withTicketDerivationsSuspended } from '../src/db/ticket-derivations.ts';
+import {
+  COUNT_KIND,
+  INDEX_SYNC_DELAY_MS,
+  pgSearchDocOf,
+  withTicketDerivationsSuspended,
+} from '../src/db/ticket-derivations.ts';
 import { foldText } from '../src/modules/tickets/ticket-search.ts';
 import { createTestApp, dialects, type TestApp } from './helper.ts';
 
@@ -173,6 +178,32 @@ describe.each(dialects)('tickets at scale on %s', (dialect) => {
       expect(await allIds(admin, '/api/general-tickets', 'rampa hidraulica')).toContain(ticket.id);
       await db().deleteFrom('tickets').where('id', '=', ticket.id).execute();
       expect(await allIds(admin, '/api/general-tickets', 'rampa hidraulica')).not.toContain(ticket.id);
+    });
+
+    it('brings the text index up to new tickets by itself shortly after they are written (SQLite)', async () => {
+      if (dialect !== 'sqlite') return;
+      const ticket = await create(admin, 'Compresor ruidoso', 'Vibra el compresor del cuarto frío');
+      const pending = async () =>
+        (await sql<{ id: number }>`select id from tickets_fts_pending`.execute(db())).rows.map((r) => r.id);
+      expect(await pending()).toContain(ticket.id);
+      await new Promise((resolve) => setTimeout(resolve, INDEX_SYNC_DELAY_MS * 5));
+      expect(await pending()).toEqual([]);
+      const found = await sql<{
+        rowid: number;
+      }>`select rowid from tickets_fts where tickets_fts match 'compresor'`.execute(db());
+      expect(found.rows.map((r) => r.rowid)).toContain(ticket.id);
+      const word = await sql`select word from ticket_words where word = 'ruidoso'`.execute(db());
+      expect(word.rows).toHaveLength(1);
+    });
+
+    it('answers a creation with the ticket as its page shows it', async () => {
+      const created = await create(agente, 'Puerta de andén atorada', 'No abre la cortina 7');
+      const page = await t.call(agente, 'GET', `/api/tickets/${created.id}`);
+      expect(page.statusCode, page.body).toBe(200);
+      const { events, can, ...shown } = page.json().data as TTicket & { events: unknown[]; can: unknown };
+      expect(created).toEqual(shown);
+      expect(events).toHaveLength(1);
+      expect(can).toBeDefined();
     });
 
     it(`counts matches up to ${TICKET_COUNT_CAP.toLocaleString('en')} and then says the total is a lower bound`, async () => {
@@ -483,6 +514,65 @@ describe.each(dialects)('tickets at scale on %s', (dialect) => {
       await db().deleteFrom('tickets').where('id', '=', created[1]!).execute();
       const { kept, recount } = await countersAndRecount();
       expect(kept).toEqual(recount);
+    });
+
+    it('equal a recount after creates, status changes and reassignments sent concurrently (sharded rows, no deadlock)', async () => {
+      const next = random(11);
+      const users = (await db().selectFrom('users').select('id').where('status_id', '=', 1).execute()).map((u) => u.id);
+      const statuses = (await db().selectFrom('ticket_statuses').select('id').execute()).map((s) => s.id);
+      const pick = <T>(items: T[]) => items[Math.floor(next() * items.length)]!;
+      const created = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => create(pick([admin, agente]), `Concurrente ${i}`, 'En paralelo')),
+      );
+      for (let round = 0; round < 4; round++) {
+        const results = await Promise.all([
+          ...Array.from({ length: 4 }, (_, i) => create(admin, `Ronda ${round} ${i}`, 'En paralelo', pick(statuses))),
+          ...Array.from({ length: 6 }, async () => {
+            const ticket = pick(created);
+            return next() < 0.5
+              ? t.call(admin, 'PATCH', `/api/tickets/${ticket.id}/assign/${pick(users)}`)
+              : t.call(admin, 'PUT', `/api/tickets/update/${ticket.id}`, {
+                  name: ticket.name,
+                  description: ticket.description,
+                  area_id: pick([1, 2]),
+                  project_id: 1,
+                  category_id: 1,
+                  priority_type_id: pick([1, 4]),
+                  difficulty_id: 1,
+                  status_id: pick(statuses),
+                });
+          }),
+        ]);
+        for (const r of results) if ('statusCode' in r) expect([200, 409], r.body).toContain(r.statusCode);
+      }
+      const { kept, recount } = await countersAndRecount();
+      expect(kept).toEqual(recount);
+      // The dashboard's backlog, kept in sharded rows, adds up to the open tickets too.
+      const now = await db()
+        .selectFrom('ticket_report_now')
+        .select([
+          'area_id',
+          'project_id',
+          'stage',
+          'priority_type_id',
+          'user_id',
+          (eb) => eb.fn.sum<number>('n').as('n'),
+        ])
+        .groupBy(['area_id', 'project_id', 'stage', 'priority_type_id', 'user_id'])
+        .execute();
+      const open = await db()
+        .selectFrom('tickets')
+        .select(['area_id', 'project_id', 'stage', 'priority_type_id', 'user_assigned_id'])
+        .where('stage', '<>', 'closed')
+        .execute();
+      const key = (r: { area_id: number; project_id: number; stage: string; priority_type_id: number }, u: number) =>
+        `${r.area_id}:${r.project_id}:${r.stage}:${r.priority_type_id}:${u}`;
+      const expected = new Map<string, number>();
+      for (const r of open)
+        expected.set(key(r, r.user_assigned_id ?? 0), (expected.get(key(r, r.user_assigned_id ?? 0)) ?? 0) + 1);
+      expect(new Map(now.filter((r) => Number(r.n) !== 0).map((r) => [key(r, r.user_id), Number(r.n)]))).toEqual(
+        expected,
+      );
     });
 
     it('move the tickets of a status whose stage changes, and the lists follow', async () => {

@@ -201,11 +201,26 @@ describe.each(dialects)('tickets on %s', (dialect) => {
     });
 
     it('refuses an inactive catalogue value on create but lets a ticket keep one it already has', async () => {
+      const ticketsNow = async () =>
+        Number(
+          (
+            await db()
+              .selectFrom('tickets')
+              .select((eb) => eb.fn.countAll<number | string>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const before = await ticketsNow();
       await db().updateTable('areas').set({ status_id: 2 }).where('id', '=', 1).execute();
       try {
         const create = await t.call(agente, 'POST', '/api/tickets/create', form);
         expect(create.statusCode).toBe(422);
-        expect(create.json().errors.area_id).toBeDefined();
+        expect(Object.keys(create.json().errors)).toEqual(['area_id']);
+        // An id without a row at all is refused the same way, with the inactive one beside it.
+        const unknown = await t.call(agente, 'POST', '/api/tickets/create', { ...form, difficulty_id: 999_999 });
+        expect(unknown.statusCode).toBe(422);
+        expect(Object.keys(unknown.json().errors).sort()).toEqual(['area_id', 'difficulty_id']);
+        expect(await ticketsNow()).toBe(before);
         const keep = await t.call(agente, 'PUT', `/api/tickets/update/${ticketId}`, {
           ...form,
           name: 'Rampa del andén 7',

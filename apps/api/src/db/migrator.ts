@@ -12,6 +12,7 @@ import * as notificationActor from './migrations/0009-notification-actor.ts';
 import * as dashboard from './migrations/0010-dashboard.ts';
 import * as ticketNamesInvalidation from './migrations/0011-ticket-names-invalidation.ts';
 import * as searchAttributes from './migrations/0012-search-attributes.ts';
+import * as reportShards from './migrations/0013-report-shards.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -29,6 +30,7 @@ const migrations: Record<string, DialectMigration> = {
   '0010-dashboard': dashboard,
   '0011-ticket-names-invalidation': ticketNamesInvalidation,
   '0012-search-attributes': searchAttributes,
+  '0013-report-shards': reportShards,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -109,6 +109,8 @@ export interface TicketReportNowTable {
   priority_type_id: number;
   /** The assignee; 0 for nobody. */
   user_id: number;
+  /** The ticket id modulo REPORT_SHARDS: readers add the shards up. */
+  shard: number;
   n: number;
 }
 
@@ -117,6 +119,8 @@ export interface TicketReportDailyTable {
   day: string;
   area_id: number;
   project_id: number;
+  /** The ticket id modulo REPORT_SHARDS: readers add the shards up. */
+  shard: number;
   created: number;
   closed: number;
 }

@@ -1,7 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { textWords } from '../lib/search-text.ts';
-import type { Dialect } from './database.ts';
+import type { Database, Dialect } from './database.ts';
 import type { DB } from './schema.ts';
 import { rebuildTicketReportDerivations, withTicketReportDerivationsSuspended } from './ticket-report-derivations.ts';
 
@@ -29,9 +29,6 @@ export function registerSqliteFunctions(connection: SQLite.Database): void {
     JSON.stringify(textWords(typeof text === 'string' ? text : '')),
   );
 }
-
-const sqliteWordsOf = (row: string) =>
-  `insert or ignore into ticket_words (word) select value from json_each(portal_words(${row}.name || ' ' || ${row}.description))`;
 
 /** The counted sets of `ticket_counts.kind`; `user_id` is 0 where no user applies. */
 export const COUNT_KIND = {
@@ -251,7 +248,6 @@ export async function createTicketDerivations<T>(db: Kysely<T>, dialect: Dialect
     .raw(
       `create trigger tickets_derive_insert after insert on tickets begin
         ${pending('new')}
-        ${sqliteWordsOf('new')};
         ${sqliteCountChanges('new', 1)}
       end`,
     )
@@ -260,7 +256,6 @@ export async function createTicketDerivations<T>(db: Kysely<T>, dialect: Dialect
     .raw(
       `create trigger tickets_derive_update after update of ${searchColumns.join(', ')} on tickets begin
         ${pending('new')}
-        ${sqliteWordsOf('new')} where old.name is not new.name or old.description is not new.description;
         ${sqliteCountChanges('old', -1, countsChanged)}
         ${sqliteCountChanges('new', 1, countsChanged)}
       end`,
@@ -277,13 +272,14 @@ export async function createTicketDerivations<T>(db: Kysely<T>, dialect: Dialect
 }
 
 /**
- * Brings SQLite's FTS5 index up to the tickets written since the last call (their ids
- * wait in `tickets_fts_pending`, queued by the triggers). FTS5 flushes its buffer at
- * every statement savepoint, and a statement with triggers takes one: written from a
- * trigger, each ticket cost a segment flush (about a millisecond at a million
- * tickets); written here, in statements of their own, the index is flushed once, at
- * commit. Ticket writers call it in their transaction; a search calls it first, so
- * it never reads a stale index whatever wrote the tickets. A no-op on PostgreSQL.
+ * Brings SQLite's text index (FTS5 and `ticket_words`) up to the tickets written since
+ * the last call (their ids wait in `tickets_fts_pending`, queued by the triggers). FTS5
+ * flushes its buffer at every statement savepoint, and a statement with triggers takes
+ * one: written from a trigger, each ticket cost a segment flush (about a millisecond at
+ * a million tickets); written here, in statements of their own, the index is flushed
+ * once, at commit. A search calls it first, so it never reads a stale index whatever
+ * wrote the tickets; ticket writers leave it to `createTicketIndexSync`, which runs it
+ * for all the writes of a moment at once. A no-op on PostgreSQL.
  */
 export async function syncTicketIndex(db: Kysely<DB>, dialect: Dialect): Promise<void> {
   if (dialect !== 'sqlite') return;
@@ -296,10 +292,55 @@ export async function syncTicketIndex(db: Kysely<DB>, dialect: Dialect): Promise
        where id in (select id from tickets_fts_pending)`,
     )
     .execute(db);
+  await sql`insert or ignore into ticket_words (word)
+    select w.value from tickets t, json_each(portal_words(t.name || ' ' || t.description)) w
+    where t.id in (select id from tickets_fts_pending)`.execute(db);
   await sql`delete from tickets_fts where rowid in
     (select p.id from tickets_fts_pending p where not exists (select 1 from tickets t where t.id = p.id))`.execute(db);
   await sql`delete from tickets_fts_pending`.execute(db);
 }
+
+/** How long after a ticket write SQLite's text index is brought up to it (unless a search does it first). */
+export const INDEX_SYNC_DELAY_MS = 100;
+
+/**
+ * Runs `syncTicketIndex` a moment after ticket writes, once for all the writes of that
+ * moment, in a transaction of its own: the FTS5 segment flush and the index pages are then
+ * written once per batch instead of once per ticket. Nothing waits for it (a search syncs
+ * first) and nothing is lost if it never runs (the queue is a table). A no-op on PostgreSQL.
+ */
+export function createTicketIndexSync(database: Pick<Database, 'db' | 'dialect'>, delayMs = INDEX_SYNC_DELAY_MS) {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let isClosed = false;
+  const run = async () => {
+    timer = undefined;
+    running = database.db
+      .transaction()
+      .execute((trx) => syncTicketIndex(trx, database.dialect))
+      .catch(() => undefined); // a search or the next write syncs again
+    await running;
+    running = undefined;
+  };
+  return {
+    /** A ticket write has committed or is about to: sync soon. */
+    queued(): void {
+      if (database.dialect !== 'sqlite' || timer || isClosed) return;
+      timer = setTimeout(() => void run(), delayMs);
+      timer.unref();
+    },
+    /** Runs a pending sync now and stops (before the database closes). */
+    async close(): Promise<void> {
+      isClosed = true;
+      if (timer) {
+        clearTimeout(timer);
+        await run();
+      }
+      await running;
+    },
+  };
+}
+export type TicketIndexSync = ReturnType<typeof createTicketIndexSync>;
 
 async function dropSqliteTriggers<T>(db: Kysely<T>): Promise<void> {
   for (const name of ticketTriggers) await sql.raw(`drop trigger if exists ${name}`).execute(db);

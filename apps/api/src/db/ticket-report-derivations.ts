@@ -17,10 +17,65 @@ import type { Dialect } from './database.ts';
  *   (by `created_at`) and closures that day (kept by triggers on `ticket_closures`), for the
  *   range totals and the weekly series at the cost of a few rows per day.
  *
+ * The two counter tables spread each key over `REPORT_SHARDS` rows (`shard`: the ticket id
+ * modulo, like `ticket_counts`): every new ticket of one area and project on one day would
+ * otherwise update the same row, so concurrent writers on PostgreSQL would wait for each
+ * other's commit. Readers add the shards up; a single shard's row means nothing alone (a
+ * rebuild or a move can leave it negative).
+ *
  * The closing instant is the one fact here the tickets row does not keep: a rebuild keeps
  * the `closed_at` of existing closures and takes `updated_at` for closed tickets without one.
  */
 export const REPORT_TABLES = ['ticket_report_now', 'ticket_report_daily', 'ticket_closures'] as const;
+
+export const REPORT_SHARDS = 8;
+
+/** The shard of a ticket's counter rows, for a ticket id expression. */
+const shardOf = (ticketId: string) => `${ticketId} % ${REPORT_SHARDS}`;
+
+/** Creates the counter tables `ticket_report_now` and `ticket_report_daily` (migrations 0010 and 0011). */
+export async function createReportCounterTables<T>(database: Kysely<T>): Promise<void> {
+  await database.schema
+    .createTable('ticket_report_now')
+    .addColumn('area_id', 'integer', (c) => c.notNull())
+    .addColumn('project_id', 'integer', (c) => c.notNull())
+    .addColumn('stage', 'varchar(10)', (c) => c.notNull())
+    .addColumn('priority_type_id', 'integer', (c) => c.notNull())
+    .addColumn('user_id', 'integer', (c) => c.notNull())
+    .addColumn('shard', 'smallint', (c) => c.notNull())
+    .addColumn('n', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('ticket_report_now_pk', [
+      'area_id',
+      'project_id',
+      'stage',
+      'priority_type_id',
+      'user_id',
+      'shard',
+    ])
+    .execute();
+  await database.schema
+    .createTable('ticket_report_daily')
+    .addColumn('day', 'varchar(10)', (c) => c.notNull())
+    .addColumn('area_id', 'integer', (c) => c.notNull())
+    .addColumn('project_id', 'integer', (c) => c.notNull())
+    .addColumn('shard', 'smallint', (c) => c.notNull())
+    .addColumn('created', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('closed', 'integer', (c) => c.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint('ticket_report_daily_pk', ['day', 'area_id', 'project_id', 'shard'])
+    .execute();
+}
+
+/** Whether the counter tables have their shards (a database migrated by the first 0010 has not). */
+export async function hasReportShards<T>(db: Kysely<T>, dialect: Dialect): Promise<boolean> {
+  const { rows } =
+    dialect === 'postgres'
+      ? await sql`select 1 from information_schema.columns
+          where table_schema = current_schema() and table_name = 'ticket_report_now' and column_name = 'shard'`.execute(
+          db,
+        )
+      : await sql`select 1 from pragma_table_info('ticket_report_now') where name = 'shard'`.execute(db);
+  return rows.length > 0;
+}
 
 const ticketTriggers = ['tickets_report_insert', 'tickets_report_update', 'tickets_report_delete'];
 const closureTriggers = [
@@ -41,17 +96,21 @@ const sqliteSeconds = (closedAt: string, createdAt: string) =>
   `max(0, unixepoch(${closedAt}) - unixepoch(${createdAt}))`;
 
 function sqliteNowChange(row: 'new' | 'old', delta: 1 | -1): string {
-  return `insert into ticket_report_now (area_id, project_id, stage, priority_type_id, user_id, n)
-    select ${row}.area_id, ${row}.project_id, ${row}.stage, ${row}.priority_type_id, coalesce(${row}.user_assigned_id, 0), ${delta}
+  return `insert into ticket_report_now (area_id, project_id, stage, priority_type_id, user_id, shard, n)
+    select ${row}.area_id, ${row}.project_id, ${row}.stage, ${row}.priority_type_id, coalesce(${row}.user_assigned_id, 0),
+      ${shardOf(`${row}.id`)}, ${delta}
     where ${row}.stage <> 'closed'
-    on conflict (area_id, project_id, stage, priority_type_id, user_id) do update set n = n + excluded.n;`;
+    on conflict (area_id, project_id, stage, priority_type_id, user_id, shard) do update set n = n + excluded.n;`;
 }
 
+/** `row` is a ticket (`created`) or a closure (`closed`), whose ticket id is `ticket_id`. */
 function sqliteDailyChange(column: 'created' | 'closed', day: string, row: 'new' | 'old', delta: 1 | -1): string {
-  return `insert into ticket_report_daily (day, area_id, project_id, created, closed)
-    select ${day}, ${row}.area_id, ${row}.project_id, ${column === 'created' ? delta : 0}, ${column === 'closed' ? delta : 0}
+  const ticketId = `${row}.${column === 'created' ? 'id' : 'ticket_id'}`;
+  return `insert into ticket_report_daily (day, area_id, project_id, shard, created, closed)
+    select ${day}, ${row}.area_id, ${row}.project_id, ${shardOf(ticketId)},
+      ${column === 'created' ? delta : 0}, ${column === 'closed' ? delta : 0}
     where 1 = 1
-    on conflict (day, area_id, project_id) do update set ${column} = ${column} + excluded.${column};`;
+    on conflict (day, area_id, project_id, shard) do update set ${column} = ${column} + excluded.${column};`;
 }
 
 const sqliteClosureValues = `new.id, new.updated_at, ${sqliteSeconds('new.updated_at', 'new.created_at')},
@@ -128,6 +187,8 @@ create or replace function portal_ticket_report() returns trigger language plpgs
 declare
   a int[] := '{}'; j int[] := '{}'; s text[] := '{}'; p int[] := '{}'; u int[] := '{}'; n int[] := '{}';
   days text[] := '{}'; da int[] := '{}'; dj int[] := '{}'; dn int[] := '{}';
+  -- The shard; a row keeps its id, so old and new share it.
+  k smallint := ${shardOf('coalesce(new.id, old.id)')};
 begin
   if tg_op <> 'INSERT' then
     if old.stage <> 'closed' then
@@ -144,21 +205,21 @@ begin
     days := days || ${pgDay('new.created_at')}; da := da || new.area_id; dj := dj || new.project_id; dn := dn || 1;
   end if;
 
-  insert into ticket_report_now as c (area_id, project_id, stage, priority_type_id, user_id, n)
-  select x.a, x.j, x.s, x.p, x.u, sum(x.n)::int
+  insert into ticket_report_now as c (area_id, project_id, stage, priority_type_id, user_id, shard, n)
+  select x.a, x.j, x.s, x.p, x.u, k, sum(x.n)::int
   from unnest(a, j, s, p, u, n) as x(a, j, s, p, u, n)
   group by x.a, x.j, x.s, x.p, x.u
   having sum(x.n) <> 0
   order by x.a, x.j, x.s, x.p, x.u
-  on conflict (area_id, project_id, stage, priority_type_id, user_id) do update set n = c.n + excluded.n;
+  on conflict (area_id, project_id, stage, priority_type_id, user_id, shard) do update set n = c.n + excluded.n;
 
-  insert into ticket_report_daily as c (day, area_id, project_id, created, closed)
-  select x.day, x.a, x.j, sum(x.n)::int, 0
+  insert into ticket_report_daily as c (day, area_id, project_id, shard, created, closed)
+  select x.day, x.a, x.j, k, sum(x.n)::int, 0
   from unnest(days, da, dj, dn) as x(day, a, j, n)
   group by x.day, x.a, x.j
   having sum(x.n) <> 0
   order by x.day, x.a, x.j
-  on conflict (day, area_id, project_id) do update set created = c.created + excluded.created;
+  on conflict (day, area_id, project_id, shard) do update set created = c.created + excluded.created;
 
   if tg_op = 'DELETE' or new.stage <> 'closed' then
     if tg_op <> 'INSERT' and old.stage = 'closed' then
@@ -182,17 +243,17 @@ create or replace function portal_tickets_report_rows() returns trigger language
 declare
   sign int := case when tg_op = 'INSERT' then 1 else -1 end;
 begin
-  insert into ticket_report_now as c (area_id, project_id, stage, priority_type_id, user_id, n)
-  select area_id, project_id, stage, priority_type_id, coalesce(user_assigned_id, 0), sign * count(*)
+  insert into ticket_report_now as c (area_id, project_id, stage, priority_type_id, user_id, shard, n)
+  select area_id, project_id, stage, priority_type_id, coalesce(user_assigned_id, 0), ${shardOf('id')}, sign * count(*)
   from report_rows where stage <> 'closed'
-  group by area_id, project_id, stage, priority_type_id, coalesce(user_assigned_id, 0)
-  order by 1, 2, 3, 4, 5
-  on conflict (area_id, project_id, stage, priority_type_id, user_id) do update set n = c.n + excluded.n;
+  group by 1, 2, 3, 4, 5, 6
+  order by 1, 2, 3, 4, 5, 6
+  on conflict (area_id, project_id, stage, priority_type_id, user_id, shard) do update set n = c.n + excluded.n;
 
-  insert into ticket_report_daily as c (day, area_id, project_id, created, closed)
-  select ${pgDay('created_at')}, area_id, project_id, sign * count(*), 0
-  from report_rows group by 1, 2, 3 order by 1, 2, 3
-  on conflict (day, area_id, project_id) do update set created = c.created + excluded.created;
+  insert into ticket_report_daily as c (day, area_id, project_id, shard, created, closed)
+  select ${pgDay('created_at')}, area_id, project_id, ${shardOf('id')}, sign * count(*), 0
+  from report_rows group by 1, 2, 3, 4 order by 1, 2, 3, 4
+  on conflict (day, area_id, project_id, shard) do update set created = c.created + excluded.created;
 
   if tg_op = 'INSERT' then
     insert into ticket_closures as c (ticket_id, closed_at, seconds, area_id, project_id, user_id)
@@ -210,16 +271,17 @@ create or replace function portal_ticket_closures_report_rows() returns trigger 
 declare
   sign int := case when tg_op = 'INSERT' then 1 else -1 end;
 begin
-  insert into ticket_report_daily as c (day, area_id, project_id, created, closed)
-  select ${pgDay('closed_at')}, area_id, project_id, 0, sign * count(*)
-  from report_rows group by 1, 2, 3 order by 1, 2, 3
-  on conflict (day, area_id, project_id) do update set closed = c.closed + excluded.closed;
+  insert into ticket_report_daily as c (day, area_id, project_id, shard, created, closed)
+  select ${pgDay('closed_at')}, area_id, project_id, ${shardOf('ticket_id')}, 0, sign * count(*)
+  from report_rows group by 1, 2, 3, 4 order by 1, 2, 3, 4
+  on conflict (day, area_id, project_id, shard) do update set closed = c.closed + excluded.closed;
   return null;
 end $$;
 
 create or replace function portal_ticket_closure_report() returns trigger language plpgsql as $$
 declare
   days text[] := '{}'; da int[] := '{}'; dj int[] := '{}'; dn int[] := '{}';
+  k smallint := ${shardOf('coalesce(new.ticket_id, old.ticket_id)')};
 begin
   if tg_op <> 'INSERT' then
     days := days || ${pgDay('old.closed_at')}; da := da || old.area_id; dj := dj || old.project_id; dn := dn || -1;
@@ -227,13 +289,13 @@ begin
   if tg_op <> 'DELETE' then
     days := days || ${pgDay('new.closed_at')}; da := da || new.area_id; dj := dj || new.project_id; dn := dn || 1;
   end if;
-  insert into ticket_report_daily as c (day, area_id, project_id, created, closed)
-  select x.day, x.a, x.j, 0, sum(x.n)::int
+  insert into ticket_report_daily as c (day, area_id, project_id, shard, created, closed)
+  select x.day, x.a, x.j, k, 0, sum(x.n)::int
   from unnest(days, da, dj, dn) as x(day, a, j, n)
   group by x.day, x.a, x.j
   having sum(x.n) <> 0
   order by x.day, x.a, x.j
-  on conflict (day, area_id, project_id) do update set closed = c.closed + excluded.closed;
+  on conflict (day, area_id, project_id, shard) do update set closed = c.closed + excluded.closed;
   return null;
 end $$;
 `;
@@ -313,10 +375,14 @@ export async function rebuildTicketReportDerivations<T>(db: Kysely<T>, dialect: 
   else await dropSqliteTriggers(db, closureTriggers);
   try {
     await sql`delete from ticket_report_now`.execute(db);
-    await sql`insert into ticket_report_now (area_id, project_id, stage, priority_type_id, user_id, n)
-      select area_id, project_id, stage, priority_type_id, coalesce(user_assigned_id, 0), count(*)
-      from tickets where stage <> 'closed'
-      group by area_id, project_id, stage, priority_type_id, coalesce(user_assigned_id, 0)`.execute(db);
+    await sql
+      .raw(
+        `insert into ticket_report_now (area_id, project_id, stage, priority_type_id, user_id, shard, n)
+         select area_id, project_id, stage, priority_type_id, coalesce(user_assigned_id, 0), ${shardOf('id')}, count(*)
+         from tickets where stage <> 'closed'
+         group by area_id, project_id, stage, priority_type_id, coalesce(user_assigned_id, 0), ${shardOf('id')}`,
+      )
+      .execute(db);
 
     await sql`delete from ticket_closures
       where not exists (select 1 from tickets t where t.id = ticket_closures.ticket_id and t.stage = 'closed')`.execute(
@@ -345,15 +411,16 @@ export async function rebuildTicketReportDerivations<T>(db: Kysely<T>, dialect: 
     await sql`delete from ticket_report_daily`.execute(db);
     await sql
       .raw(
-        `insert into ticket_report_daily (day, area_id, project_id, created, closed)
-         select d, area_id, project_id, sum(created), sum(closed) from (
-           select ${day('created_at')} as d, area_id, project_id, count(*) as created, 0 as closed
-           from tickets group by ${day('created_at')}, area_id, project_id
+        `insert into ticket_report_daily (day, area_id, project_id, shard, created, closed)
+         select d, area_id, project_id, shard, sum(created), sum(closed) from (
+           select ${day('created_at')} as d, area_id, project_id, ${shardOf('id')} as shard, count(*) as created, 0 as closed
+           from tickets group by ${day('created_at')}, area_id, project_id, ${shardOf('id')}
            union all
-           select ${day('closed_at')} as d, area_id, project_id, 0 as created, count(*) as closed
-           from ticket_closures group by ${day('closed_at')}, area_id, project_id
+           select ${day('closed_at')} as d, area_id, project_id, ${shardOf('ticket_id')} as shard, 0 as created,
+             count(*) as closed
+           from ticket_closures group by ${day('closed_at')}, area_id, project_id, ${shardOf('ticket_id')}
          ) x
-         group by d, area_id, project_id`,
+         group by d, area_id, project_id, shard`,
       )
       .execute(db);
   } finally {

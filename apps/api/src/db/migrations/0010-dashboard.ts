@@ -1,7 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../database.ts';
 import { grantScreen, type ScreenGrant } from '../grant-screen.ts';
-import { createTicketReportDerivations, rebuildTicketReportDerivations } from '../ticket-report-derivations.ts';
+import {
+  createReportCounterTables,
+  createTicketReportDerivations,
+  rebuildTicketReportDerivations,
+} from '../ticket-report-derivations.ts';
 
 const ROUTE = 'dashboard';
 const SECTION = 'db_main';
@@ -21,25 +25,7 @@ const GRANTS: ScreenGrant[] = [
  */
 export async function up(database: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const timestamp = dialect === 'postgres' ? 'timestamptz' : 'text';
-  await database.schema
-    .createTable('ticket_report_now')
-    .addColumn('area_id', 'integer', (c) => c.notNull())
-    .addColumn('project_id', 'integer', (c) => c.notNull())
-    .addColumn('stage', 'varchar(10)', (c) => c.notNull())
-    .addColumn('priority_type_id', 'integer', (c) => c.notNull())
-    .addColumn('user_id', 'integer', (c) => c.notNull())
-    .addColumn('n', 'integer', (c) => c.notNull())
-    .addPrimaryKeyConstraint('ticket_report_now_pk', ['area_id', 'project_id', 'stage', 'priority_type_id', 'user_id'])
-    .execute();
-  await database.schema
-    .createTable('ticket_report_daily')
-    .addColumn('day', 'varchar(10)', (c) => c.notNull())
-    .addColumn('area_id', 'integer', (c) => c.notNull())
-    .addColumn('project_id', 'integer', (c) => c.notNull())
-    .addColumn('created', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('closed', 'integer', (c) => c.notNull().defaultTo(0))
-    .addPrimaryKeyConstraint('ticket_report_daily_pk', ['day', 'area_id', 'project_id'])
-    .execute();
+  await createReportCounterTables(database);
   await database.schema
     .createTable('ticket_closures')
     .addColumn('ticket_id', 'integer', (c) => c.primaryKey())

@@ -55,7 +55,6 @@ export function createActivitiesService({ database, activities, tickets, events,
       const id = await database.db.transaction().execute(async (trx) => {
         const inserted = await activities.insert({ name: input.name, ticket_id: ticket.id, user_id: actor.id }, trx);
         await events.record([{ ticketId: ticket.id, userId: actor.id, kind: 'activity_added', to: input.name }], trx);
-        await notifications.ticketChanged(ticketChange(ticket), trx);
         await notifications.notify(
           {
             recipientId: ticket.created_by,
@@ -67,6 +66,7 @@ export function createActivitiesService({ database, activities, tickets, events,
         );
         return inserted;
       });
+      notifications.ticketChanged(ticketChange(ticket));
       return (await activities.findById(id))!;
     },
 
@@ -80,8 +80,8 @@ export function createActivitiesService({ database, activities, tickets, events,
           await activities.setStatus(id, statusId, trx);
           const kind = statusId === RECORD_STATUS.inactive ? 'activity_removed' : 'activity_restored';
           await events.record([{ ticketId: ticket.id, userId: actor.id, kind, from: activity.name }], trx);
-          await notifications.ticketChanged(ticketChange(ticket), trx);
         });
+        notifications.ticketChanged(ticketChange(ticket));
       }
       return (await activities.findById(id))!;
     },

@@ -110,8 +110,14 @@ export interface NotificationBus {
    * is up and no write of this process is still uncommitted-or-unannounced).
    */
   canCache(): boolean;
-  /** Announces a ticket change once `executor`'s transaction commits (same rule as `signal`). */
-  signalTicket(change: TicketChange, executor: Executor): Promise<void>;
+  /**
+   * Announces a ticket change. Called once the change has committed (never inside its
+   * transaction): on PostgreSQL a NOTIFY sent in a writer's transaction takes a lock that
+   * every other notifying commit waits for, through its WAL flush, so concurrent ticket
+   * writes would commit one at a time. Changes are sent in batches instead, on the LISTEN
+   * connection, each batch one NOTIFY transaction that does not wait for its flush.
+   */
+  signalTicket(change: TicketChange): void;
   /** Calls `listener` on every ticket change. */
   subscribeTickets(listener: (change: TicketChange) => void): () => void;
   start(log: FastifyBaseLogger): Promise<void>;
@@ -203,7 +209,7 @@ function createLocalBus(): NotificationBus {
     // read that follows an invalidation sees the committed state: caching is always safe.
     invalidate: (invalidation) => invalidations.emit(invalidation),
     canCache: () => true,
-    async signalTicket(change) {
+    signalTicket(change) {
       setImmediate(() => ticketListeners.notify(change));
     },
     subscribeTickets: (listener) => ticketListeners.add(listener),
@@ -226,6 +232,9 @@ function createLocalBus(): NotificationBus {
  */
 const UNCOMMITTED_WINDOW_MS = 1_000;
 
+/** Ticket changes kept while the LISTEN connection is down (the oldest are dropped beyond). */
+const MAX_QUEUED_TICKET_CHANGES = 10_000;
+
 function createPostgresBus(databaseUrl: string): NotificationBus {
   const listeners = createListeners();
   const invalidations = createInvalidationListeners();
@@ -237,6 +246,32 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
   let retryTimer: NodeJS.Timeout | undefined;
   let retryDelayMs = 500;
   let hasConnectedBefore = false;
+  /** Ticket changes not yet sent (encoded), and whether a batch is on its way. */
+  let ticketQueue: string[] = [];
+  let isPublishing = false;
+
+  /** Sends every queued ticket change in one statement; changes queued meanwhile go in the next one. */
+  async function publishTickets(): Promise<void> {
+    if (isPublishing) return;
+    isPublishing = true;
+    try {
+      while (client && ticketQueue.length > 0) {
+        const c = client;
+        const batch = ticketQueue;
+        ticketQueue = [];
+        try {
+          await c.query('select pg_notify($1, x) from unnest($2::text[]) as x', [TICKET_CHANNEL, batch]);
+        } catch (error) {
+          log?.warn({ err: error }, 'notifications: ticket changes not announced');
+          // A lost connection: `connect` sends them on the next one. Otherwise they are dropped (never retried forever).
+          if (client !== c) ticketQueue = [...batch, ...ticketQueue].slice(-MAX_QUEUED_TICKET_CHANGES);
+          return;
+        }
+      }
+    } finally {
+      isPublishing = false;
+    }
+  }
 
   const drop = (c: pg.Client) => {
     if (client !== c) return;
@@ -284,6 +319,8 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
       await c.connect();
       await c.query(`LISTEN ${NOTIFY_CHANNEL}; LISTEN ${INVALIDATE_CHANNEL}`);
       await c.query(`LISTEN ${TICKET_CHANNEL}`);
+      // The ticket changes sent on this connection (publishTickets) need not wait for their WAL flush.
+      await c.query('set synchronous_commit = off');
     } catch (error) {
       await c.end().catch(() => undefined);
       throw error;
@@ -294,6 +331,7 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
     }
     client = c;
     retryDelayMs = 500;
+    void publishTickets();
     // Whatever was kept before this connection listened may have changed unannounced.
     invalidations.emit({ kind: 'all' });
     if (hasConnectedBefore) {
@@ -314,8 +352,10 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
       invalidations.emit(invalidation);
     },
     canCache: () => client !== null && Date.now() >= noCacheUntil,
-    async signalTicket(change, executor) {
-      await pgNotify(executor, TICKET_CHANNEL, encodeTicketChange(change));
+    signalTicket(change) {
+      ticketQueue.push(encodeTicketChange(change));
+      if (ticketQueue.length > MAX_QUEUED_TICKET_CHANGES) ticketQueue.shift();
+      void publishTickets();
     },
     subscribeTickets: (listener) => ticketListeners.add(listener),
     async start(logger) {

@@ -112,8 +112,11 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
       );
     },
 
-    /** Tells the live streams of those who may see the ticket that it changed, once `trx` commits. */
-    ticketChanged: (change: TicketChange, trx?: Executor) => bus.signalTicket(change, trx ?? database.db),
+    /**
+     * Tells the live streams of those who may see the ticket that it changed. Call it once the
+     * change has committed, outside its transaction (notifications.bus.ts `signalTicket`).
+     */
+    ticketChanged: (change: TicketChange) => bus.signalTicket(change),
 
     /** Wakes `userId`'s streams; only for notifications written without `create` (same transaction rule). */
     publish: (userId: number, trx?: Executor) => bus.signal(userId, trx ?? database.db),

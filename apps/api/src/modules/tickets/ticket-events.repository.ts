@@ -17,6 +17,17 @@ export interface NewTicketEvent {
 /** A ticket's timeline is read whole; past this many entries only the newest are shown. */
 export const MAX_TICKET_EVENTS = 500;
 
+/** The row of an event, written at `now`. */
+export const eventRow = (e: NewTicketEvent, now: string) => ({
+  ticket_id: e.ticketId,
+  user_id: e.userId,
+  kind: e.kind,
+  field: e.field ?? null,
+  from_value: e.from ?? null,
+  to_value: e.to ?? null,
+  created_at: now,
+});
+
 /** `ticket_events`: what happened to each ticket, written in the transaction of the change itself. */
 export function createTicketEventsRepository(database: Database) {
   const { db } = database;
@@ -26,17 +37,7 @@ export function createTicketEventsRepository(database: Database) {
       const now = nowIso();
       await trx
         .insertInto('ticket_events')
-        .values(
-          events.map((e) => ({
-            ticket_id: e.ticketId,
-            user_id: e.userId,
-            kind: e.kind,
-            field: e.field ?? null,
-            from_value: e.from ?? null,
-            to_value: e.to ?? null,
-            created_at: now,
-          })),
-        )
+        .values(events.map((e) => eventRow(e, now)))
         .execute();
     },
 

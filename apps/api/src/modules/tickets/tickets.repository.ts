@@ -13,7 +13,8 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selecta
 import { likePattern, nowIso, type Database } from '../../db/database.ts';
 import { countRows, pageMeta, paginate } from '../../db/paging.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
-import { COUNT_KIND, syncTicketIndex } from '../../db/ticket-derivations.ts';
+import { COUNT_KIND, createTicketIndexSync, syncTicketIndex } from '../../db/ticket-derivations.ts';
+import { eventRow } from './ticket-events.repository.ts';
 import { fts5Body, parseTicketSearch, type TicketSearch } from './ticket-search.ts';
 import { createPostgresSearch } from './ticket-search.repository.ts';
 import { attrGroups, createTicketListQueries, hasFilters, isIdOrder, type ListSpec } from './ticket-list.repository.ts';
@@ -102,8 +103,58 @@ const ticketOf = (r: Omit<Selectable<TicketsTable>, 'stage'>, names: TicketNames
   assigned_to: r.user_assigned_id === null ? null : { id: r.user_assigned_id, name: names.assignee },
 });
 
+/** The catalogue of each value a ticket refers to. */
+const referenceTables: [keyof TicketValues, keyof DB][] = [
+  ['area_id', 'areas'],
+  ['project_id', 'projects'],
+  ['category_id', 'categories'],
+  ['priority_type_id', 'priority_types'],
+  ['difficulty_id', 'difficulties'],
+  ['status_id', 'ticket_statuses'],
+];
+
+type ReferenceField = keyof TicketValues;
+
+/** What `references` finds: the fields without an active row, and the names of the rows found. */
+export interface TicketReferences {
+  missing: ReferenceField[];
+  names: Record<ReferenceField | 'created_by', string>;
+}
+
+interface ReferenceRow {
+  field: ReferenceField | 'created_by';
+  name: string;
+  status_id: number;
+}
+
+/**
+ * One query for the catalogue rows a ticket's values refer to (and the user `creatorId`,
+ * as field `created_by`): field, name and status of each row found.
+ */
+function referencesQuery(values: TicketValues, creatorId?: number) {
+  const branches = referenceTables.map(
+    ([field, table]) =>
+      sql`select ${sql.lit(field)} as field, name, status_id from ${sql.table(table)} where id = ${Number(values[field])}`,
+  );
+  if (creatorId !== undefined) {
+    branches.push(
+      sql`select 'created_by' as field, name || ' ' || last_name as name, status_id from users where id = ${creatorId}`,
+    );
+  }
+  return sql<ReferenceRow>`${sql.join(branches, sql` union all `)}`;
+}
+
+const referencesOf = (rows: ReferenceRow[]): TicketReferences => {
+  const active = new Set(rows.filter((r) => Number(r.status_id) === RECORD_STATUS.active).map((r) => r.field));
+  return {
+    missing: referenceTables.map(([field]) => field).filter((f) => !active.has(f)),
+    names: Object.fromEntries(rows.map((r) => [r.field, r.name])) as TicketReferences['names'],
+  };
+};
+
 export function createTicketsRepository(database: Database, names: TicketNamesRepository) {
   const { db } = database;
+  const indexSync = createTicketIndexSync(database);
   const listQueries = createTicketListQueries(database);
   const postgresSearch = createPostgresSearch(db);
 
@@ -414,22 +465,85 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
         .executeTakeFirst();
     },
 
-    async insert(values: TicketValues, createdBy: number, trx: Kysely<DB> = db): Promise<number> {
+    /**
+     * Writes a new ticket and its 'created' event if every catalogue value it refers to is
+     * active, and returns it as the API shows it, with the names read with the references
+     * (no read-back); otherwise returns the fields at fault and writes nothing. PostgreSQL
+     * does it all in one statement (its own transaction: one round trip); SQLite reads the
+     * references, then writes both rows in one transaction.
+     */
+    async create(
+      values: TicketValues,
+      createdBy: number,
+    ): Promise<{ ticket: TTicket } | { missing: ReferenceField[] }> {
       const now = nowIso();
-      const row = await trx
-        .insertInto('tickets')
-        .values({
-          ...values,
-          stage: stageOfStatus(values.status_id),
-          created_by: createdBy,
-          user_assigned_id: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await syncTicketIndex(trx, database.dialect);
-      return row.id;
+      const event = eventRow({ ticketId: 0, userId: createdBy, kind: 'created' }, now);
+      let row: Selectable<TicketsTable> | undefined;
+      let references: TicketReferences;
+      if (database.dialect === 'postgres') {
+        const v = (field: keyof TicketValues) => sql`${Number(values[field])}::int`;
+        const { rows } = await sql<Selectable<TicketsTable> & { refs: ReferenceRow[] }>`
+          with r as (${referencesQuery(values, createdBy)}),
+          t as (
+            insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,
+              difficulty_id, status_id, stage, created_by, user_assigned_id, created_at, updated_at)
+            select ${values.name}::text, ${values.description}::text, ${v('area_id')}, ${v('project_id')},
+              ${v('category_id')}, ${v('priority_type_id')}, ${v('difficulty_id')}, ${v('status_id')},
+              ${stageOfStatus(values.status_id)}, ${createdBy}::int, null, ${now}::timestamptz, ${now}::timestamptz
+            where (select count(*) from r where r.field <> 'created_by' and r.status_id = ${RECORD_STATUS.active})
+              = ${referenceTables.length}
+            returning *
+          ),
+          e as (
+            insert into ticket_events (ticket_id, user_id, kind, created_at)
+            select t.id, ${event.user_id}::int, ${event.kind}::text, ${now}::timestamptz from t
+          )
+          select (select json_agg(r) from r) as refs, t.* from (select 1) as one left join t on true`.execute(db);
+        const [result] = rows;
+        references = referencesOf(result?.refs ?? []);
+        row = result?.id === null || result?.id === undefined ? undefined : result;
+      } else {
+        references = referencesOf(
+          await referencesQuery(values, createdBy)
+            .execute(db)
+            .then((r) => r.rows),
+        );
+        if (references.missing.length > 0) return { missing: references.missing };
+        row = await db.transaction().execute(async (trx) => {
+          const inserted = await trx
+            .insertInto('tickets')
+            .values({
+              ...values,
+              stage: stageOfStatus(values.status_id),
+              created_by: createdBy,
+              user_assigned_id: null,
+              created_at: now,
+              updated_at: now,
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          await trx
+            .insertInto('ticket_events')
+            .values({ ...event, ticket_id: inserted.id })
+            .execute();
+          return inserted;
+        });
+        indexSync.queued();
+      }
+      if (!row) return { missing: references.missing };
+      const { names } = references;
+      return {
+        ticket: ticketOf(row, {
+          priority: names.priority_type_id,
+          status: { name: names.status_id, stage: row.stage },
+          project: names.project_id,
+          area: names.area_id,
+          category: names.category_id,
+          difficulty: names.difficulty_id,
+          creator: names.created_by,
+          assignee: '',
+        }),
+      };
     },
 
     async update(id: number, values: TicketValues, trx: Kysely<DB> = db): Promise<void> {
@@ -438,7 +552,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
         .set({ ...values, stage: stageOfStatus(values.status_id), updated_at: nowIso() })
         .where('id', '=', id)
         .execute();
-      await syncTicketIndex(trx, database.dialect);
+      indexSync.queued();
     },
 
     /**
@@ -452,31 +566,17 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
         .where('id', '=', id)
         .where((eb) => (previous === null ? eb('user_assigned_id', 'is', null) : eb('user_assigned_id', '=', previous)))
         .executeTakeFirst();
-      await syncTicketIndex(trx, database.dialect);
+      indexSync.queued();
       return Number(result.numUpdatedRows) === 1;
     },
 
-    /** The ids of the active rows of each catalogue a ticket refers to, among those given. */
-    async missingReferences(values: TicketValues): Promise<(keyof TicketValues)[]> {
-      const checks: [keyof TicketValues, keyof DB][] = [
-        ['area_id', 'areas'],
-        ['project_id', 'projects'],
-        ['category_id', 'categories'],
-        ['priority_type_id', 'priority_types'],
-        ['difficulty_id', 'difficulties'],
-        ['status_id', 'ticket_statuses'],
-      ];
-      const missing: (keyof TicketValues)[] = [];
-      for (const [field, table] of checks) {
-        const row = await (db as unknown as Kysely<Record<string, { id: number; status_id: number }>>)
-          .selectFrom(table)
-          .select('id')
-          .where('id', '=', Number(values[field]))
-          .where('status_id', '=', RECORD_STATUS.active)
-          .executeTakeFirst();
-        if (!row) missing.push(field);
-      }
-      return missing;
+    /** The fields whose catalogue row is missing or inactive, and the names of the others. */
+    async references(values: TicketValues): Promise<TicketReferences> {
+      return referencesOf(
+        await referencesQuery(values)
+          .execute(db)
+          .then((r) => r.rows),
+      );
     },
 
     /** The caller's newest tickets, for the profile card. */
@@ -520,6 +620,9 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
         .executeTakeFirst();
       return row?.full_name ?? null;
     },
+
+    /** Brings the text index up to the last writes now and stops syncing it (the app closes). */
+    closeIndexSync: () => indexSync.close(),
 
     findActiveUser(id: number, trx: Kysely<DB> = db) {
       return trx

@@ -77,16 +77,15 @@ export function createTicketsService({ database, tickets, events, permissions, n
     return false;
   }
 
-  async function checkReferences(values: TicketValues, current?: TicketValues): Promise<void> {
-    // A ticket may keep a catalogue value that was deactivated after it was chosen.
-    const changed = current
-      ? (Object.fromEntries(
-          Object.entries(values).map(([k, v]) => [k, current[k as keyof TicketValues] === v ? null : v]),
-        ) as Record<keyof TicketValues, number | null>)
-      : values;
-    const missing = await tickets.missingReferences(values);
+  /** The field errors of values without an active catalogue row (a ticket may keep one deactivated after it was chosen). */
+  function referenceErrors(missing: (keyof TicketValues)[], values: TicketValues, current?: TicketValues): FieldErrors {
     const errors: FieldErrors = {};
-    for (const field of missing) if (changed[field] !== null) errors[field] = [MSG.invalidReference];
+    for (const field of missing) if (current?.[field] !== values[field]) errors[field] = [MSG.invalidReference];
+    return errors;
+  }
+
+  async function checkReferences(values: TicketValues, current: TicketValues): Promise<void> {
+    const errors = referenceErrors((await tickets.references(values)).missing, values, current);
     if (Object.keys(errors).length > 0) throw validationFailed(errors);
   }
 
@@ -96,21 +95,18 @@ export function createTicketsService({ database, tickets, events, permissions, n
     return ticket;
   }
 
-  /** Live lists: those who may see the ticket hear of the change once `trx` commits. */
-  const announce = (ticket: Involvement & { id: number }, trx: Kysely<DB>, previousAssignee?: number | null) =>
-    notifications.ticketChanged(
-      {
-        ticketId: ticket.id,
-        userIds: [
-          ...new Set(
-            [ticket.created_by, ticket.user_assigned_id, previousAssignee].filter(
-              (u): u is number => typeof u === 'number',
-            ),
+  /** Live lists: those who may see the ticket hear of the change (called once it has committed). */
+  const announce = (ticket: Involvement & { id: number }, previousAssignee?: number | null) =>
+    notifications.ticketChanged({
+      ticketId: ticket.id,
+      userIds: [
+        ...new Set(
+          [ticket.created_by, ticket.user_assigned_id, previousAssignee].filter(
+            (u): u is number => typeof u === 'number',
           ),
-        ],
-      },
-      trx,
-    );
+        ),
+      ],
+    });
 
   /** The list a body asks for, with its scope as the caller may see it. */
   async function filterOf(
@@ -179,21 +175,17 @@ export function createTicketsService({ database, tickets, events, permissions, n
     },
 
     async create(actor: Actor, values: TicketValues): Promise<TTicket> {
-      await checkReferences(values);
-      const id = await database.db.transaction().execute(async (trx) => {
-        const newId = await tickets.insert(values, actor.id, trx);
-        await events.record([{ ticketId: newId, userId: actor.id, kind: 'created' }], trx);
-        await announce({ id: newId, created_by: actor.id, user_assigned_id: null }, trx);
-        return newId;
-      });
-      return load(id);
+      const result = await tickets.create(values, actor.id);
+      if ('missing' in result) throw validationFailed(referenceErrors(result.missing, values));
+      announce(result.ticket);
+      return result.ticket;
     },
 
     async update(actor: Actor, id: number, values: TicketValues): Promise<TTicket> {
       const current = await load(id);
       if (!(await mayActOn(actor, current, 'u'))) throw forbidden(TICKET_MSG.notYours);
       await checkReferences(values, current);
-      await database.db.transaction().execute(async (trx) => {
+      const updated = await database.db.transaction().execute(async (trx) => {
         await tickets.update(id, values, trx);
         const updated = await load(id, trx);
         const changes: NewTicketEvent[] = editedFields.flatMap(([field, read]) =>
@@ -230,8 +222,9 @@ export function createTicketsService({ database, tickets, events, permissions, n
           );
         }
         await events.record(changes, trx);
-        await announce(updated, trx);
+        return updated;
       });
+      announce(updated);
       return load(id);
     },
 
@@ -279,8 +272,8 @@ export function createTicketsService({ database, tickets, events, permissions, n
             trx,
           );
         }
-        await announce({ ...ticket, user_assigned_id: assigneeId }, trx, ticket.user_assigned_id);
       });
+      announce({ ...ticket, user_assigned_id: assigneeId }, ticket.user_assigned_id);
       await audit.record({
         event: ticket.user_assigned_id === null ? 'ticket.assigned' : 'ticket.reassigned',
         userId: actor.id,

@@ -26,27 +26,20 @@ import {
   type NotificationState,
   type Transition,
 } from '../notifications-state.ts';
+import { createTicketRefresher } from '../ticket-refresh.ts';
 import { useNotificationStream, type StreamStatus } from './use-notification-stream.ts';
 
-/** Ticket changes arriving together refresh the open ticket lists and pages once. */
-const TICKET_REFRESH_MS = 100;
-
 /**
- * Live lists (issue 12): a ticket change pushed by the stream marks every ticket query
- * (key prefix 'tickets': lists, pages) stale, so the open ones refetch in place, keeping
- * their page, filters and any open form.
+ * Live lists (issue 12): a ticket change pushed by the stream refetches every open ticket
+ * query (key prefix 'tickets': lists, pages) in place, keeping their page, filters and any
+ * open form; changes arriving during a refetch are folded into one more (ticket-refresh.ts).
  */
 function useTicketRefresh() {
   const queryClient = useQueryClient();
-  const timer = useRef<number | undefined>(undefined);
-  useEffect(() => () => window.clearTimeout(timer.current), []);
-  return useCallback(() => {
-    if (timer.current !== undefined) return;
-    timer.current = window.setTimeout(() => {
-      timer.current = undefined;
-      void queryClient.invalidateQueries({ queryKey: ['tickets'] });
-    }, TICKET_REFRESH_MS);
-  }, [queryClient]);
+  const [refresher] = useState(() =>
+    createTicketRefresher(() => queryClient.invalidateQueries({ queryKey: ['tickets'] })),
+  );
+  return refresher.changed;
 }
 
 /** More new ones than this at once are announced in one toast. */
