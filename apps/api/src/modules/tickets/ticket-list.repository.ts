@@ -16,20 +16,25 @@ import {
 } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
-import { ATTR } from '../../db/ticket-derivations.ts';
+import { ATTR, COUNT_KIND } from '../../db/ticket-derivations.ts';
 import { fts5Body, tsqueryWords, type TicketSearch } from './ticket-search.ts';
 
 /**
  * The ticket lists with filters and sorts (issue 12), beside the plain lists of
- * tickets.repository.ts. The design keeps the scale rules of those lists:
+ * tickets.repository.ts. One planner serves every combination of filters and sort
+ * (ARCHITECTURE.md, "Filtered and sorted lists"):
  *
- * - in id order (ID and 'Creado', since ids grow with creation time) on SQLite, every
- *   filter is a token of the FTS5 `attrs` column, so the index alone answers the page
- *   and the capped count, search or not; a date range becomes an id range (`rowid between`);
- * - on PostgreSQL, and for the other sorts on SQLite, the filters are conditions on the
- *   row and the page walks a `(column, id)` index in the sort order;
- * - totals are exact (maintained counters) when only the list's scope and stage apply,
- *   otherwise counted up to TICKET_COUNT_CAP.
+ * - the total is exact from the maintained counters (`ticket_counts`) when the filters are
+ *   ones they count (stage; creator alone or assignee alone); otherwise it is counted in id
+ *   windows, newest first, through the filter indexes (SQLite: the FTS5 `attrs` tokens;
+ *   PostgreSQL: the `(column, id)` b-trees), up to TICKET_COUNT_CAP and within a time budget.
+ *   Counting that stops early reports what it counted as a lower bound, after checking that
+ *   one more match exists;
+ * - the counted windows give the density of the matches. A page the density says is near
+ *   the start of the sort order is read by walking the sort's `(column, id)` index and
+ *   filtering a bounded number of rows ("walk"); otherwise, or when the walk comes up short,
+ *   the matches are fetched through the filter indexes and sorted ("gather");
+ * - on SQLite in id order (ID and 'Creado') the FTS5 index alone answers the page, in order.
  */
 
 type Row = ExpressionBuilder<DB & { t: TicketsTable }, 't'>;
@@ -94,8 +99,38 @@ interface IdRange {
   max: number | null;
 }
 
-export function createTicketListQueries(database: Database) {
+/** How long counting may take before it settles for a lower bound (ms). */
+export const COUNT_BUDGET_MS = 5;
+/** The first id window counted; each next one is twice as wide. */
+const FIRST_WINDOW = 50_000;
+/** The most tickets a walk of the sort order reads for one page; a page further away is gathered. */
+export const WALK_ROWS = 5_000;
+
+/** The planner's knobs: tests force each branch (and a zero budget) to compare them with a recount. */
+export interface ListPlanOptions {
+  countBudgetMs?: number;
+  walkRows?: number;
+  force?: 'walk' | 'gather';
+}
+
+/** A list as it will be read: its stages, its date range as ids, and (SQLite) its FTS5 query. */
+interface Plan {
+  spec: ListSpec;
+  stages: TicketStage[] | null;
+  range: IdRange;
+  match: string | null;
+}
+
+/** A total, and the density of the matches over the ids (what plans the page). */
+interface Total {
+  total: number;
+  isLowerBound: boolean;
+  density: number;
+}
+
+export function createTicketListQueries(database: Database, options: ListPlanOptions = {}) {
   const { db } = database;
+  const { countBudgetMs = COUNT_BUDGET_MS, walkRows = WALK_ROWS, force } = options;
   const fromTickets = (q: Kysely<DB> = db) => q.selectFrom('tickets as t');
 
   /**
@@ -188,49 +223,107 @@ export function createTicketListQueries(database: Database) {
       return eb.and(c);
     };
 
-  const rowQuery = (spec: ListSpec, stages: TicketStage[] | null, range: IdRange) =>
-    fromTickets().where(rowConditions(spec, stages, range));
+  const rowQuery = (spec: ListSpec, stages: TicketStage[] | null, range: IdRange, q: Kysely<DB> = db) =>
+    fromTickets(q).where(rowConditions(spec, stages, range));
 
-  /** Where a keyset page resumes: after this sort value and id. */
+  /** Where a keyset batch resumes: after this sort value and id. */
   type Cursor = { value: string | number; id: number };
 
-  /** One page of ids of the row query, in the sort order, from an offset or after a cursor. */
-  async function rowIds(
-    spec: ListSpec,
-    stages: TicketStage[] | null,
-    range: IdRange,
-    limit: number,
-    at: { offset: number } | { after: Cursor | null },
-  ): Promise<{ id: number; value: string | number }[]> {
-    const column = sortColumns[spec.sort.by];
-    const { dir } = spec.sort;
-    let q = rowQuery(spec, stages, range).select(['t.id', sql<string | number>`t.${sql.ref(column)}`.as('value')]);
-    if ('after' in at && at.after) {
-      const { value, id } = at.after;
-      const op = sql.raw(dir === 'desc' ? '<' : '>');
-      q =
-        column === 'id'
-          ? q.where('t.id', dir === 'desc' ? '<' : '>', id)
-          : q.where(sql<SqlBool>`(t.${sql.ref(column)}, t.id) ${op} (${value}, ${id})`);
+  /** Counts the row query within [lo, hi] up to `limit` (SQLite: through the FTS5 index when there is a match). */
+  async function countIn(plan: Plan, lo: number, hi: number, limit: number): Promise<number> {
+    const window: IdRange = {
+      min: plan.range.min === null ? lo : Math.max(lo, plan.range.min),
+      max: plan.range.max === null ? hi : Math.min(hi, plan.range.max),
+    };
+    if (plan.match !== null) {
+      const {
+        rows: [row],
+      } = await sql<{ n: number }>`
+        select count(*) as n from (select rowid from tickets_fts where tickets_fts match ${plan.match}
+        and ${rowidRange(window)} limit ${sql.lit(limit)})`.execute(db);
+      return Number(row?.n ?? 0);
     }
-    q = column === 'id' ? q.orderBy('t.id', dir) : q.orderBy(`t.${column}`, dir).orderBy('t.id', dir);
-    q = q.limit(limit);
-    if ('offset' in at && at.offset > 0) q = q.offset(at.offset);
-    return q.execute();
-  }
-
-  /** Counts the row query up to the cap. */
-  async function rowCount(spec: ListSpec, stages: TicketStage[] | null, range: IdRange) {
     const { n } = await db
       .selectFrom(
-        rowQuery(spec, stages, range)
+        rowQuery(plan.spec, plan.stages, window)
           .select(sql.lit(1).as('one'))
-          .limit(TICKET_COUNT_CAP + 1)
+          .limit(limit)
           .as('capped'),
       )
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(n);
+  }
+
+  /** The lowest and highest ticket id of the date range; null when there is no ticket. */
+  async function idBounds(range: IdRange): Promise<{ lo: number; hi: number } | null> {
+    const row = await fromTickets()
+      .select([sql<number | null>`min(t.id)`.as('lo'), sql<number | null>`max(t.id)`.as('hi')])
+      .$if(range.min !== null, (q) => q.where('t.id', '>=', range.min!))
+      .$if(range.max !== null, (q) => q.where('t.id', '<=', range.max!))
+      .executeTakeFirst();
+    return row?.lo == null || row.hi == null ? null : { lo: Number(row.lo), hi: Number(row.hi) };
+  }
+
+  /**
+   * The matches counted in id windows, newest first, each twice as wide as the one before:
+   * up to the cap (then "more than TICKET_COUNT_CAP"), or until the time budget is spent
+   * (then "more than what was counted", once one more match is known to exist). Also the
+   * density of the matches over the ids it covered, which plans the page.
+   */
+  async function windowedCount(plan: Plan, bounds: { lo: number; hi: number }): Promise<Total> {
+    const started = performance.now();
+    let counted = 0;
+    let hi = bounds.hi;
+    let width = FIRST_WINDOW;
+    for (;;) {
+      const lo = Math.max(bounds.lo, hi - width + 1);
+      counted += await countIn(plan, lo, hi, TICKET_COUNT_CAP + 1 - counted);
+      const density = counted / (bounds.hi - lo + 1);
+      if (counted > TICKET_COUNT_CAP) return { ...capped(counted), density };
+      if (lo <= bounds.lo) return { total: counted, isLowerBound: false, density };
+      hi = lo - 1;
+      width *= 2;
+      if (performance.now() - started > countBudgetMs) {
+        const more = (await countIn(plan, bounds.lo, hi, 1)) > 0;
+        return { total: counted, isLowerBound: more, density };
+      }
+    }
+  }
+
+  /** The counted sets (`ticket_counts`) whose sum is the list's exact size; null when a filter is not counted there. */
+  function countedSets(spec: ListSpec): { kinds: number[]; users: number[] } | null {
+    const { stage, created_by, user_assigned_id, ...others } = spec.filters;
+    if (spec.search.kind !== 'none' || hasFilters(others)) return null;
+    const creators = created_by?.length ? [...new Set(created_by)] : null;
+    const assignees = user_assigned_id?.length ? [...new Set(user_assigned_id.map((v) => v ?? 0))] : null;
+    const { scope } = spec;
+    if (creators && assignees) return null;
+    if (scope.kind === 'all') {
+      if (creators) return { kinds: [COUNT_KIND.created], users: creators };
+      if (assignees) return { kinds: [COUNT_KIND.assigned], users: assignees };
+      return { kinds: [COUNT_KIND.all], users: [0] };
+    }
+    // Within Mis Tickets a creator or an assignee filter is counted only when it is the user.
+    const only = (ids: number[] | null) => ids !== null && ids.length === 1 && ids[0] === scope.userId;
+    if (creators) return only(creators) ? { kinds: [COUNT_KIND.created], users: creators } : null;
+    if (assignees) return only(assignees) ? { kinds: [COUNT_KIND.assigned], users: assignees } : null;
+    void stage;
+    return { kinds: [COUNT_KIND.created, COUNT_KIND.assigned, COUNT_KIND.self], users: [scope.userId] };
+  }
+
+  /** The exact size of counted sets in these stages (the "self" set is subtracted: Mis Tickets counts it once). */
+  async function countedTotal(sets: { kinds: number[]; users: number[] }, stages: TicketStage[] | null) {
+    const row = await db
+      .selectFrom('ticket_counts')
+      .select(
+        sql<number | string | null>`sum(case when kind = ${sql.lit(COUNT_KIND.self)} then -n else n end)`.as('total'),
+      )
+      .where('kind', 'in', sets.kinds)
+      .where('user_id', 'in', sets.users)
+      .$if(stages !== null, (q) => q.where('stage', 'in', stages!))
+      .executeTakeFirstOrThrow();
+    return Number(row.total ?? 0);
   }
 
   const rowidRange = (range: IdRange) =>
@@ -243,71 +336,118 @@ export function createTicketListQueries(database: Database) {
     );
 
   /** SQLite: one page of ids straight from the FTS5 index, in id order. */
-  async function ftsIds(
-    match: string,
-    range: IdRange,
-    dir: 'asc' | 'desc',
-    limit: number,
-    at: { offset: number } | { afterId: number | null },
-  ): Promise<number[]> {
-    const after =
-      'afterId' in at && at.afterId !== null
-        ? sql` and rowid ${sql.raw(dir === 'desc' ? '<' : '>')} ${at.afterId}`
-        : sql``;
-    const offset = 'offset' in at ? at.offset : 0;
+  async function ftsIds(match: string, range: IdRange, dir: 'asc' | 'desc', limit: number, offset: number) {
     const { rows } = await sql<{ id: number }>`
-      select rowid as id from tickets_fts where tickets_fts match ${match} and ${rowidRange(range)}${after}
+      select rowid as id from tickets_fts where tickets_fts match ${match} and ${rowidRange(range)}
       order by rowid ${sql.raw(dir)} limit ${sql.lit(limit)} offset ${sql.lit(offset)}`.execute(db);
     return rows.map((r) => r.id);
   }
 
-  async function ftsCount(match: string, range: IdRange): Promise<number> {
-    const {
-      rows: [row],
-    } = await sql<{ n: number }>`
-      select count(*) as n from (select rowid from tickets_fts where tickets_fts match ${match} and ${rowidRange(range)}
-      limit ${sql.lit(TICKET_COUNT_CAP + 1)})`.execute(db);
-    return Number(row?.n ?? 0);
-  }
-
   const capped = (n: number) => ({ total: Math.min(n, TICKET_COUNT_CAP), isLowerBound: n > TICKET_COUNT_CAP });
 
-  /** How the spec is read: through the FTS5 index (SQLite, id order) or the rows. */
-  function planOf(spec: ListSpec, stages: TicketStage[] | null) {
-    const match = database.dialect === 'sqlite' && isIdOrder(spec.sort) ? ftsMatch(spec, stages) : null;
-    return { match };
+  /** Whether anything narrows the list (scope, stage, filter, search). */
+  const narrows = (spec: ListSpec, stages: TicketStage[] | null) =>
+    spec.scope.kind === 'mine' || stages !== null || spec.search.kind !== 'none' || hasFilters(spec.filters);
+
+  /**
+   * "walk": the sort order's first `rows` tickets (its `(column, id)` index), filtered;
+   * null when they do not hold the whole page (the walk stopped before the list's end).
+   */
+  async function walkIds(plan: Plan, rows: number, limit: number, offset: number): Promise<number[] | null> {
+    const { spec, stages, range } = plan;
+    const column = sortColumns[spec.sort.by];
+    const { dir } = spec.sort;
+    let inner = db
+      .selectFrom('tickets')
+      .selectAll()
+      .$if(range.min !== null, (q) => q.where('id', '>=', range.min!))
+      .$if(range.max !== null, (q) => q.where('id', '<=', range.max!));
+    inner = column === 'id' ? inner.orderBy('id', dir) : inner.orderBy(column, dir).orderBy('id', dir);
+    let q = db
+      .selectFrom(inner.limit(rows).as('t'))
+      .where((eb) => rowConditions(spec, stages, range)(eb as unknown as Row))
+      .select(['t.id']);
+    q = column === 'id' ? q.orderBy('t.id', dir) : q.orderBy(`t.${column}`, dir).orderBy('t.id', dir);
+    const found = await q.limit(limit).offset(offset).execute();
+    return found.length === limit ? found.map((r) => r.id) : null;
+  }
+
+  /** "gather": every match through the filter indexes (FTS5; PostgreSQL bitmap scans), sorted, then the page. */
+  async function gatherIds(plan: Plan, limit: number, offset: number): Promise<number[]> {
+    const { spec, stages, range, match } = plan;
+    const column = sortColumns[spec.sort.by];
+    const { dir } = spec.sort;
+    if (match !== null) {
+      const order =
+        column === 'id' ? sql`t.id ${sql.raw(dir)}` : sql`t.${sql.ref(column)} ${sql.raw(dir)}, t.id ${sql.raw(dir)}`;
+      const { rows } = await sql<{ id: number }>`
+        select t.id from tickets t where t.id in (
+          select rowid from tickets_fts where tickets_fts match ${match} and ${rowidRange(range)})
+        order by ${order} limit ${sql.lit(limit)} offset ${sql.lit(offset)}`.execute(db);
+      return rows.map((r) => r.id);
+    }
+    const read = async (q: Kysely<DB>) => {
+      let page = rowQuery(spec, stages, range, q).select('t.id');
+      page = column === 'id' ? page.orderBy('t.id', dir) : page.orderBy(`t.${column}`, dir).orderBy('t.id', dir);
+      return (await page.limit(limit).offset(offset).execute()).map((r) => r.id);
+    };
+    if (database.dialect !== 'postgres') return read(db);
+    // Bitmap scans of the filter indexes, then a sort: never a walk of the sort index.
+    return db.transaction().execute(async (trx) => {
+      await sql`set local enable_indexscan = off`.execute(trx);
+      await sql`set local enable_indexonlyscan = off`.execute(trx);
+      return read(trx);
+    });
+  }
+
+  /** How the spec is read: its stages, date range as ids, and FTS5 query (SQLite; null when nothing to match on). */
+  function planOf(spec: ListSpec, stages: TicketStage[] | null, range: IdRange): Plan {
+    const match = database.dialect === 'sqlite' ? ftsMatch(spec, stages) : null;
+    return { spec, stages, range, match };
+  }
+
+  /** The page: FTS5 in id order on SQLite; else a walk when the density says it is short, a gather otherwise. */
+  async function pageIds(plan: Plan, density: number, limit: number, offset: number): Promise<number[]> {
+    const { spec, stages, match } = plan;
+    if (!narrows(spec, stages)) return plainIds(plan, limit, offset);
+    if (match !== null && isIdOrder(spec.sort) && force !== 'gather') {
+      return ftsIds(match, plan.range, spec.sort.dir, limit, offset);
+    }
+    // Rows the walk should read to hold the page: twice what the density says, at least the page.
+    const need = offset + limit;
+    const rows = density > 0 ? Math.max(need, Math.ceil((2 * need) / density)) : Infinity;
+    if (force === 'walk' || (force === undefined && rows <= walkRows)) {
+      const ids = await walkIds(plan, force === 'walk' ? Math.max(need, walkRows) : rows, limit, offset);
+      if (ids) return ids;
+    }
+    return gatherIds(plan, limit, offset);
+  }
+
+  /** The whole table in the sort order (its index), from an offset: nothing to filter. */
+  async function plainIds(plan: Plan, limit: number, offset: number): Promise<number[]> {
+    const column = sortColumns[plan.spec.sort.by];
+    const { dir } = plan.spec.sort;
+    let q = rowQuery(plan.spec, plan.stages, plan.range).select('t.id');
+    q = column === 'id' ? q.orderBy('t.id', dir) : q.orderBy(`t.${column}`, dir).orderBy('t.id', dir);
+    return (await q.limit(limit).offset(offset).execute()).map((r) => r.id);
   }
 
   return {
-    /**
-     * One page of a filtered or sorted list. `exactTotal` gives the exact size from
-     * the counters; it is used when no filter and no search apply.
-     */
-    async slice(spec: ListSpec, limit: number, offset: number, exactTotal: () => Promise<number>): Promise<IdSlice> {
+    /** One page of a filtered or sorted list, with its total (exact, or a lower bound: see above). */
+    async slice(spec: ListSpec, limit: number, offset: number): Promise<IdSlice> {
       const stages = effectiveStages(spec);
       const range = stages && stages.length === 0 ? null : await idRangeOf(spec.filters);
-      if (!range) return { ids: [], total: 0, isLowerBound: false };
-      const isCounted = spec.search.kind === 'none' && !hasFilters(spec.filters);
-      const { match } = planOf(spec, stages);
-      if (match) {
-        const [ids, total] = await Promise.all([
-          ftsIds(match, range, spec.sort.dir, limit, { offset }),
-          isCounted
-            ? exactTotal().then((n) => ({ total: n, isLowerBound: false }))
-            : ftsCount(match, range).then(capped),
-        ]);
-        return { ids, ...total };
-      }
-      const rows = await rowIds(spec, stages, range, limit, { offset });
-      const total = isCounted
-        ? { total: await exactTotal(), isLowerBound: false }
-        : capped(
-            // The FTS5 index counts a SQLite search with its filters without reading rows.
-            database.dialect === 'sqlite' && (spec.search.kind !== 'none' || hasFilters(spec.filters))
-              ? await ftsCountOrRows(spec, stages, range)
-              : await rowCount(spec, stages, range),
-          );
-      return { ids: rows.map((r) => r.id), ...total };
+      const bounds = range && (await idBounds(range));
+      if (!range || !bounds) return { ids: [], total: 0, isLowerBound: false };
+      const plan = planOf(spec, stages, range);
+      const sets = countedSets(spec);
+      const span = bounds.hi - bounds.lo + 1;
+      const total: Total =
+        sets && range.min === null && range.max === null
+          ? await countedTotal(sets, stages).then((n) => ({ total: n, isLowerBound: false, density: n / span }))
+          : await windowedCount(plan, bounds);
+      const ids = await pageIds(plan, total.density, limit, offset);
+      return { ids, total: total.total, isLowerBound: total.isLowerBound };
     },
 
     /**
@@ -319,7 +459,7 @@ export function createTicketListQueries(database: Database) {
       const stages = effectiveStages(spec);
       const range = stages && stages.length === 0 ? null : await idRangeOf(spec.filters);
       if (!range) return;
-      const { match } = planOf(spec, stages);
+      const match = isIdOrder(spec.sort) ? planOf(spec, stages, range).match : null;
       const { dir } = spec.sort;
       if (match) {
         let afterId: number | null = null;
@@ -360,11 +500,5 @@ export function createTicketListQueries(database: Database) {
       }
     },
   };
-
-  /** SQLite, sorted by another column: count through the index when there is something to match on. */
-  async function ftsCountOrRows(spec: ListSpec, stages: TicketStage[] | null, range: IdRange) {
-    const match = ftsMatch(spec, stages);
-    return match ? ftsCount(match, range) : rowCount(spec, stages, range);
-  }
 }
 export type TicketListQueries = ReturnType<typeof createTicketListQueries>;

@@ -485,7 +485,7 @@ export function createTicketsRepository(database: Database) {
       const offset = (page - 1) * per_page;
       const search = await resolvedSearch(parseTicketSearch(filter.search));
       const slice: Slice = !isPlain(filter)
-        ? await listQueries.slice(specOf(filter, search), per_page, offset, () => countedTotal(filter))
+        ? await listQueries.slice(specOf(filter, search), per_page, offset)
         : search.kind === 'none'
           ? {
               ids: await unsearchedIds(filter, per_page, offset),
