@@ -10,6 +10,7 @@ import * as ticketEventsAndSorting from './migrations/0007-ticket-events-and-sor
 import * as auditLogScreen from './migrations/0008-audit-log-screen.ts';
 import * as notificationActor from './migrations/0009-notification-actor.ts';
 import * as dashboard from './migrations/0010-dashboard.ts';
+import * as listsFilterIndexes from './migrations/0011_lists_filter_indexes.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -25,6 +26,7 @@ const migrations: Record<string, DialectMigration> = {
   '0008-audit-log-screen': auditLogScreen,
   '0009-notification-actor': notificationActor,
   '0010-dashboard': dashboard,
+  '0011_lists_filter_indexes': listsFilterIndexes,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -106,6 +106,9 @@ const FIRST_WINDOW = 50_000;
 /** The most tickets a walk of the sort order reads for one page; a page further away is gathered. */
 export const WALK_ROWS = 5_000;
 
+/** Matches few enough to fetch and sort whole when a walk would read too far. */
+const GATHER_ROWS = 20_000;
+
 /** The planner's knobs: tests force each branch (and a zero budget) to compare them with a recount. */
 export interface ListPlanOptions {
   countBudgetMs?: number;
@@ -243,6 +246,14 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
         and ${rowidRange(window)} limit ${sql.lit(limit)})`.execute(db);
       return Number(row?.n ?? 0);
     }
+    const ids = database.dialect === 'postgres' ? indexedIds(plan, window) : null;
+    if (ids) {
+      const rows = plan.spec.search.kind === 'none' ? ids : sql`select t.id from tickets t where t.id in (${ids}) and ${unindexed(plan)}`;
+      const {
+        rows: [row],
+      } = await sql<{ n: number | string }>`select count(*) as n from (${rows} limit ${sql.lit(limit)}) c`.execute(db);
+      return Number(row?.n ?? 0);
+    }
     const { n } = await db
       .selectFrom(
         rowQuery(plan.spec, plan.stages, window)
@@ -255,14 +266,64 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
     return Number(n);
   }
 
-  /** The lowest and highest ticket id of the date range; null when there is no ticket. */
+  /**
+   * PostgreSQL: the ids in [lo, hi] of every filter that has a `(column, id)` index (scope,
+   * stage, status, priority, project, area, category, difficulty, creator, assignee), as a
+   * join on id of index-only range scans, so counting a window costs the index entries of its
+   * filters in it and never reads a ticket row. Null when no such filter applies.
+   */
+  function indexedIds(plan: Plan, window: IdRange): RawBuilder<unknown> | null {
+    const { spec, stages } = plan;
+    const inWindow = sql`id >= ${window.min} and id <= ${window.max}`;
+    const branch = (condition: RawBuilder<unknown>) => sql`select id from tickets where ${condition} and ${inWindow}`;
+    const list = (values: readonly (number | string)[]) => sql.join(values.map((v) => sql`${v}`));
+    const branches: RawBuilder<unknown>[] = [];
+    if (spec.scope.kind === 'mine') {
+      const me = spec.scope.userId;
+      branches.push(sql`(${branch(sql`created_by = ${me}`)} union ${branch(sql`user_assigned_id = ${me}`)})`);
+    }
+    if (stages) branches.push(branch(sql`stage in (${list(stages)})`));
+    for (const [key, , column] of idFilters) {
+      const values = spec.filters[key];
+      if (values?.length) branches.push(branch(sql`${sql.ref(column)} in (${list(values)})`));
+    }
+    const assignees = spec.filters.user_assigned_id;
+    if (assignees?.length) {
+      const ids = assignees.filter((v): v is number => v !== null);
+      const parts = [
+        ...(ids.length ? [branch(sql`user_assigned_id in (${list(ids)})`)] : []),
+        ...(ids.length < assignees.length ? [branch(sql`user_assigned_id is null`)] : []),
+      ];
+      branches.push(parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` union `)})`);
+    }
+    if (branches.length === 0) return null;
+    // Joined on id (the planner orders the joins by its estimates), then the common ids.
+    const [first, ...rest] = branches.map((b, i) => sql`(${b}) as ${sql.raw(`f${i}`)}`);
+    const joins = rest.map((b, i) => sql` join ${b} on ${sql.raw(`f${i + 1}.id = f0.id`)}`);
+    return sql`select f0.id from ${first!}${sql.join(joins, sql``)}`;
+  }
+
+  /** What the indexed ids leave to check on the row: the search (PostgreSQL; its own index). */
+  function unindexed(plan: Plan): RawBuilder<unknown> {
+    const { search } = plan.spec;
+    if (search.kind === 'none') return sql`true`;
+    if (search.kind === 'id') return sql`t.id = ${search.id}`;
+    const text = sql`t.search_doc @@ to_tsquery('simple', ${tsqueryWords(search.words)})`;
+    return search.id === null ? text : sql`(${text} or t.id = ${search.id})`;
+  }
+
+  /** The lowest and highest ticket id of the date range; null when there is no ticket. Two seeks of the id index. */
   async function idBounds(range: IdRange): Promise<{ lo: number; hi: number } | null> {
-    const row = await fromTickets()
-      .select([sql<number | null>`min(t.id)`.as('lo'), sql<number | null>`max(t.id)`.as('hi')])
-      .$if(range.min !== null, (q) => q.where('t.id', '>=', range.min!))
-      .$if(range.max !== null, (q) => q.where('t.id', '<=', range.max!))
-      .executeTakeFirst();
-    return row?.lo == null || row.hi == null ? null : { lo: Number(row.lo), hi: Number(row.hi) };
+    const end = (dir: 'asc' | 'desc') =>
+      fromTickets()
+        .select('t.id')
+        .$if(range.min !== null, (q) => q.where('t.id', '>=', range.min!))
+        .$if(range.max !== null, (q) => q.where('t.id', '<=', range.max!))
+        .orderBy('t.id', dir)
+        .limit(1)
+        .executeTakeFirst();
+    const [lo, hi] = await Promise.all([end('asc'), end('desc')]);
+    return lo && hi ? { lo: lo.id, hi: hi.id } : null;
   }
 
   /**
@@ -284,7 +345,7 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
       if (lo <= bounds.lo) return { total: counted, isLowerBound: false, density };
       hi = lo - 1;
       width *= 2;
-      if (performance.now() - started > countBudgetMs) {
+      if (width > 2 * FIRST_WINDOW && performance.now() - started > countBudgetMs) {
         const more = (await countIn(plan, bounds.lo, hi, 1)) > 0;
         return { total: counted, isLowerBound: more, density };
       }
@@ -406,21 +467,33 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
     return { spec, stages, range, match };
   }
 
-  /** The page: FTS5 in id order on SQLite; else a walk when the density says it is short, a gather otherwise. */
-  async function pageIds(plan: Plan, density: number, limit: number, offset: number): Promise<number[]> {
+  /**
+   * The page: FTS5 in id order on SQLite; else a gather when the matches are few (GATHER_ROWS)
+   * and the density puts the page beyond WALK_ROWS of the sort order's start; else a walk,
+   * tried again four times further while it comes up short, and at last a gather.
+   */
+  async function pageIds(plan: Plan, total: Total, span: number, limit: number, offset: number): Promise<number[]> {
     const { spec, stages, match } = plan;
     if (!narrows(spec, stages)) return plainIds(plan, limit, offset);
     if (match !== null && isIdOrder(spec.sort) && force !== 'gather') {
       return ftsIds(match, plan.range, spec.sort.dir, limit, offset);
     }
-    // Rows the walk should read to hold the page: twice what the density says, at least the page.
     const need = offset + limit;
-    const rows = density > 0 ? Math.max(need, Math.ceil((2 * need) / density)) : Infinity;
-    if (force === 'walk' || (force === undefined && rows <= walkRows)) {
-      const ids = await walkIds(plan, force === 'walk' ? Math.max(need, walkRows) : rows, limit, offset);
+    const walk = async (rows: number) => (await walkIds(plan, rows, limit, offset)) ?? gatherIds(plan, limit, offset);
+    if (force === 'walk') return walk(Math.max(need, walkRows));
+    if (force === 'gather' || total.density === 0) return gatherIds(plan, limit, offset);
+    // Rows a walk reads to hold the page: twice what the density says.
+    const rows = Math.max(need, Math.ceil((2 * need) / total.density));
+    const matches = total.isLowerBound ? Math.max(total.total, total.density * span) : total.total;
+    if (matches <= GATHER_ROWS && rows > walkRows) return gatherIds(plan, limit, offset);
+    // Many matches: walk, four times further at each short try (the density was a guess).
+    for (let reach = rows; ; reach *= 4) {
+      const ids = await walkIds(plan, reach, limit, offset);
       if (ids) return ids;
+      if (matches <= GATHER_ROWS || reach >= 16 * Math.max(rows, walkRows) || reach >= span) {
+        return gatherIds(plan, limit, offset);
+      }
     }
-    return gatherIds(plan, limit, offset);
   }
 
   /** The whole table in the sort order (its index), from an offset: nothing to filter. */
@@ -446,7 +519,7 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
         sets && range.min === null && range.max === null
           ? await countedTotal(sets, stages).then((n) => ({ total: n, isLowerBound: false, density: n / span }))
           : await windowedCount(plan, bounds);
-      const ids = await pageIds(plan, total.density, limit, offset);
+      const ids = await pageIds(plan, total, span, limit, offset);
       return { ids, total: total.total, isLowerBound: total.isLowerBound };
     },
 
