@@ -104,7 +104,7 @@ export const COUNT_BUDGET_MS = 5;
 /** The first id window counted; each next one is twice as wide. */
 const FIRST_WINDOW = 50_000;
 /** The most tickets a walk of the sort order reads for one page; a page further away is gathered. */
-export const WALK_ROWS = 5_000;
+export const WALK_ROWS = 20_000;
 
 /** Matches few enough to fetch and sort whole when a walk would read too far. */
 const GATHER_ROWS = 20_000;
