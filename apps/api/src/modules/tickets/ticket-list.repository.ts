@@ -112,6 +112,7 @@ const GATHER_ROWS = 20_000;
 /** The planner's knobs: tests force each branch (and a zero budget) to compare them with a recount. */
 export interface ListPlanOptions {
   countBudgetMs?: number;
+  firstWindow?: number;
   walkRows?: number;
   force?: 'walk' | 'gather';
 }
@@ -133,7 +134,7 @@ interface Total {
 
 export function createTicketListQueries(database: Database, options: ListPlanOptions = {}) {
   const { db } = database;
-  const { countBudgetMs = COUNT_BUDGET_MS, walkRows = WALK_ROWS, force } = options;
+  const { countBudgetMs = COUNT_BUDGET_MS, firstWindow = FIRST_WINDOW, walkRows = WALK_ROWS, force } = options;
   const fromTickets = (q: Kysely<DB> = db) => q.selectFrom('tickets as t');
 
   /**
@@ -268,8 +269,8 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
 
   /**
    * PostgreSQL: the ids in [lo, hi] of every filter that has a `(column, id)` index (scope,
-   * stage, status, priority, project, area, category, difficulty, creator, assignee), as a
-   * join on id of index-only range scans, so counting a window costs the index entries of its
+   * stage, status, priority, project, area, category, difficulty, creator, assignee), as an
+   * INTERSECT of index-only range scans, so counting a window costs the index entries of its
    * filters in it and never reads a ticket row. Null when no such filter applies.
    */
   function indexedIds(plan: Plan, window: IdRange): RawBuilder<unknown> | null {
@@ -297,10 +298,12 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
       branches.push(parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` union `)})`);
     }
     if (branches.length === 0) return null;
-    // Joined on id (the planner orders the joins by its estimates), then the common ids.
-    const [first, ...rest] = branches.map((b, i) => sql`(${b}) as ${sql.raw(`f${i}`)}`);
-    const joins = rest.map((b, i) => sql` join ${b} on ${sql.raw(`f${i + 1}.id = f0.id`)}`);
-    return sql`select f0.id from ${first!}${sql.join(joins, sql``)}`;
+    // INTERSECT (hashed) costs the entries of each branch whatever the statistics say; a join
+    // of the branches was as fast with fresh statistics and took seconds without them.
+    return sql.join(
+      branches.map((b) => sql`(${b})`),
+      sql` intersect `,
+    );
   }
 
   /** What the indexed ids leave to check on the row: the search (PostgreSQL; its own index). */
@@ -336,7 +339,7 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
     const started = performance.now();
     let counted = 0;
     let hi = bounds.hi;
-    let width = FIRST_WINDOW;
+    let width = firstWindow;
     for (;;) {
       const lo = Math.max(bounds.lo, hi - width + 1);
       counted += await countIn(plan, lo, hi, TICKET_COUNT_CAP + 1 - counted);
@@ -345,7 +348,7 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
       if (lo <= bounds.lo) return { total: counted, isLowerBound: false, density };
       hi = lo - 1;
       width *= 2;
-      if (width > 2 * FIRST_WINDOW && performance.now() - started > countBudgetMs) {
+      if (width > 2 * firstWindow && performance.now() - started > countBudgetMs) {
         const more = (await countIn(plan, bounds.lo, hi, 1)) > 0;
         return { total: counted, isLowerBound: more, density };
       }
