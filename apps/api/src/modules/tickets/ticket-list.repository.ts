@@ -249,19 +249,17 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
     }
     const ids = database.dialect === 'postgres' ? indexedIds(plan, window) : null;
     if (ids) {
-      const rows = plan.spec.search.kind === 'none' ? ids : sql`select t.id from tickets t where t.id in (${ids}) and ${unindexed(plan)}`;
+      const rows =
+        plan.spec.search.kind === 'none'
+          ? ids
+          : sql`select t.id from tickets t where t.id in (${ids}) and ${unindexed(plan)}`;
       const {
         rows: [row],
       } = await sql<{ n: number | string }>`select count(*) as n from (${rows} limit ${sql.lit(limit)}) c`.execute(db);
       return Number(row?.n ?? 0);
     }
     const { n } = await db
-      .selectFrom(
-        rowQuery(plan.spec, plan.stages, window)
-          .select(sql.lit(1).as('one'))
-          .limit(limit)
-          .as('capped'),
-      )
+      .selectFrom(rowQuery(plan.spec, plan.stages, window).select(sql.lit(1).as('one')).limit(limit).as('capped'))
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(n);
