@@ -100,9 +100,9 @@ interface IdRange {
 }
 
 /** How long counting may take before it settles for a lower bound (ms). */
-export const COUNT_BUDGET_MS = 5;
+export const COUNT_BUDGET_MS = 4;
 /** The first id window counted; each next one is twice as wide. */
-const FIRST_WINDOW = 50_000;
+const FIRST_WINDOW = 20_000;
 /** The most tickets a walk of the sort order reads for one page; a page further away is gathered. */
 export const WALK_ROWS = 20_000;
 
@@ -411,11 +411,8 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
   const narrows = (spec: ListSpec, stages: TicketStage[] | null) =>
     spec.scope.kind === 'mine' || stages !== null || spec.search.kind !== 'none' || hasFilters(spec.filters);
 
-  /**
-   * "walk": the sort order's first `rows` tickets (its `(column, id)` index), filtered;
-   * null when they do not hold the whole page (the walk stopped before the list's end).
-   */
-  async function walkIds(plan: Plan, rows: number, limit: number, offset: number): Promise<number[] | null> {
+  /** "walk": the sort order's first `rows` tickets (its `(column, id)` index), filtered: the first `need` matches among them. */
+  async function walkIds(plan: Plan, rows: number, need: number): Promise<number[]> {
     const { spec, stages, range } = plan;
     const column = sortColumns[spec.sort.by];
     const { dir } = spec.sort;
@@ -430,8 +427,7 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
       .where((eb) => rowConditions(spec, stages, range)(eb as unknown as Row))
       .select(['t.id']);
     q = column === 'id' ? q.orderBy('t.id', dir) : q.orderBy(`t.${column}`, dir).orderBy('t.id', dir);
-    const found = await q.limit(limit).offset(offset).execute();
-    return found.length === limit ? found.map((r) => r.id) : null;
+    return (await q.limit(need).execute()).map((r) => r.id);
   }
 
   /** "gather": every match through the filter indexes (FTS5; PostgreSQL bitmap scans), sorted, then the page. */
@@ -469,9 +465,10 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
   }
 
   /**
-   * The page: FTS5 in id order on SQLite; else a gather when the matches are few (GATHER_ROWS)
-   * and the density puts the page beyond WALK_ROWS of the sort order's start; else a walk,
-   * tried again four times further while it comes up short, and at last a gather.
+   * The page: FTS5 in id order on SQLite; else a walk as far as twice what the density says
+   * the page needs, unless that is beyond WALK_ROWS and the matches are few (GATHER_ROWS): then
+   * a gather. A walk that comes up short tries again as far as its own density says (at most
+   * twice more, and within 16 × WALK_ROWS while the matches are many), then gathers.
    */
   async function pageIds(plan: Plan, total: Total, span: number, limit: number, offset: number): Promise<number[]> {
     const { spec, stages, match } = plan;
@@ -480,21 +477,22 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
       return ftsIds(match, plan.range, spec.sort.dir, limit, offset);
     }
     const need = offset + limit;
-    const walk = async (rows: number) => (await walkIds(plan, rows, limit, offset)) ?? gatherIds(plan, limit, offset);
-    if (force === 'walk') return walk(Math.max(need, walkRows));
-    if (force === 'gather' || total.density === 0) return gatherIds(plan, limit, offset);
-    // Rows a walk reads to hold the page: twice what the density says.
-    const rows = Math.max(need, Math.ceil((2 * need) / total.density));
+    const gather = () => gatherIds(plan, limit, offset);
+    if (force === 'gather' || (force === undefined && total.density === 0)) return gather();
     const matches = total.isLowerBound ? Math.max(total.total, total.density * span) : total.total;
-    if (matches <= GATHER_ROWS && rows > walkRows) return gatherIds(plan, limit, offset);
-    // Many matches: walk, four times further at each short try (the density was a guess).
-    for (let reach = rows; ; reach *= 4) {
-      const ids = await walkIds(plan, reach, limit, offset);
-      if (ids) return ids;
-      if (matches <= GATHER_ROWS || reach >= 16 * Math.max(rows, walkRows) || reach >= span) {
-        return gatherIds(plan, limit, offset);
-      }
+    const most = matches <= GATHER_ROWS ? walkRows : 16 * walkRows;
+    let reach =
+      force === 'walk' ? Math.max(need, walkRows) : Math.max(need, Math.ceil((2 * need) / total.density));
+    if (reach > most && force === undefined) return gather();
+    for (let tries = 0; tries < 3; tries++) {
+      const found = await walkIds(plan, reach, need);
+      // A full page, or a walk past every ticket (the list ends within it).
+      if (found.length >= need || reach >= span) return found.slice(offset);
+      const further = found.length > 0 ? Math.ceil((2 * need * reach) / found.length) : 4 * reach;
+      if (further > most) break;
+      reach = further;
     }
+    return gather();
   }
 
   /** The whole table in the sort order (its index), from an offset: nothing to filter. */
