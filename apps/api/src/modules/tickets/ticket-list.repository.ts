@@ -266,6 +266,25 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
   }
 
   /**
+   * Whether one match lies in [lo, hi], read lazily from the newest: FTS5 on SQLite; on
+   * PostgreSQL the id index with the conditions on the row (an INTERSECT would read its
+   * branches whole before answering).
+   */
+  async function existsIn(plan: Plan, lo: number, hi: number): Promise<boolean> {
+    if (plan.match !== null || database.dialect !== 'postgres') return (await countIn(plan, lo, hi, 1)) > 0;
+    const window: IdRange = {
+      min: plan.range.min === null ? lo : Math.max(lo, plan.range.min),
+      max: plan.range.max === null ? hi : Math.min(hi, plan.range.max),
+    };
+    const row = await rowQuery(plan.spec, plan.stages, window)
+      .select('t.id')
+      .orderBy('t.id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
    * PostgreSQL: the ids in [lo, hi] of every filter that has a `(column, id)` index (scope,
    * stage, status, priority, project, area, category, difficulty, creator, assignee), as an
    * INTERSECT of index-only range scans, so counting a window costs the index entries of its
@@ -347,7 +366,7 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
       hi = lo - 1;
       width *= 2;
       if (width > 2 * firstWindow && performance.now() - started > countBudgetMs) {
-        const more = (await countIn(plan, bounds.lo, hi, 1)) > 0;
+        const more = await existsIn(plan, bounds.lo, hi);
         return { total: counted, isLowerBound: more, density };
       }
     }
