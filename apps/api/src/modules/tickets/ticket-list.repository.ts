@@ -69,6 +69,29 @@ const idFilters = [
 
 type SortableColumn = 'id' | 'name' | 'priority_type_id' | 'status_id' | 'project_id' | 'updated_at';
 
+/** What a walk reads of each ticket to test it: its id and the filtered columns. */
+const walkColumns = [
+  'id',
+  'stage',
+  'status_id',
+  'priority_type_id',
+  'project_id',
+  'area_id',
+  'category_id',
+  'difficulty_id',
+  'created_by',
+  'user_assigned_id',
+] as const;
+
+/** The ticket row the export writes (never PostgreSQL's `search_doc`, which `t.*` would carry). */
+const rowColumns = [
+  ...walkColumns.map((c) => `t.${c}` as const),
+  't.name',
+  't.description',
+  't.created_at',
+  't.updated_at',
+] as const;
+
 const sortColumns: Record<TicketSortColumn, SortableColumn> = {
   id: 'id',
   created: 'id',
@@ -435,9 +458,11 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
     const { spec, stages, range } = plan;
     const column = sortColumns[spec.sort.by];
     const { dir } = spec.sort;
+    const textSearch = database.dialect === 'postgres' && spec.search.kind === 'words';
     let inner = db
       .selectFrom('tickets')
-      .selectAll()
+      .select([...new Set([...walkColumns, column])])
+      .$if(textSearch, (q) => q.select(sql<string>`search_doc`.as('search_doc')))
       .$if(range.min !== null, (q) => q.where('id', '>=', range.min!))
       .$if(range.max !== null, (q) => q.where('id', '<=', range.max!));
     inner = column === 'id' ? inner.orderBy('id', dir) : inner.orderBy(column, dir).orderBy('id', dir);
@@ -558,7 +583,7 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
           const after: RawBuilder<unknown> =
             afterId === null ? sql`` : sql` and rowid ${sql.raw(dir === 'desc' ? '<' : '>')} ${afterId}`;
           const rows: Selectable<TicketsTable>[] = await fromTickets()
-            .selectAll('t')
+            .select(rowColumns)
             .where(
               sql<SqlBool>`t.id in (select rowid from tickets_fts where tickets_fts match ${match} and ${rowidRange(range)}${after}
                 order by rowid ${sql.raw(dir)} limit ${sql.lit(size)})`,
@@ -573,7 +598,7 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
       const column = sortColumns[spec.sort.by];
       let after: Cursor | null = null;
       for (;;) {
-        let q = rowQuery(spec, stages, range).selectAll('t');
+        let q = rowQuery(spec, stages, range).select(rowColumns);
         if (after) {
           const { value, id } = after;
           const op = sql.raw(dir === 'desc' ? '<' : '>');
