@@ -22,7 +22,7 @@ import { fts5Body, tsqueryWords, type TicketSearch } from './ticket-search.ts';
 /**
  * The ticket lists with filters and sorts (issue 12), beside the plain lists of
  * tickets.repository.ts. One planner serves every combination of filters and sort
- * (ARCHITECTURE.md, "Filtered and sorted lists"):
+ * (ARCHITECTURE.md, "Daily work on tickets", filters and sorts):
  *
  * - the total is exact from the maintained counters (`ticket_counts`) when the filters are
  *   ones they count (stage; creator alone or assignee alone); otherwise it is counted in id
@@ -397,7 +397,8 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
 
   /** The counted sets (`ticket_counts`) whose sum is the list's exact size; null when a filter is not counted there. */
   function countedSets(spec: ListSpec): { kinds: number[]; users: number[] } | null {
-    const { stage, created_by, user_assigned_id, ...others } = spec.filters;
+    const { created_by, user_assigned_id } = spec.filters;
+    const others = { ...spec.filters, stage: undefined, created_by: undefined, user_assigned_id: undefined };
     if (spec.search.kind !== 'none' || hasFilters(others)) return null;
     const creators = created_by?.length ? [...new Set(created_by)] : null;
     const assignees = user_assigned_id?.length ? [...new Set(user_assigned_id.map((v) => v ?? 0))] : null;
@@ -412,7 +413,6 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
     const only = (ids: number[] | null) => ids !== null && ids.length === 1 && ids[0] === scope.userId;
     if (creators) return only(creators) ? { kinds: [COUNT_KIND.created], users: creators } : null;
     if (assignees) return only(assignees) ? { kinds: [COUNT_KIND.assigned], users: assignees } : null;
-    void stage;
     return { kinds: [COUNT_KIND.created, COUNT_KIND.assigned, COUNT_KIND.self], users: [scope.userId] };
   }
 
