@@ -525,8 +525,7 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
     if (force === 'gather' || (force === undefined && total.density === 0)) return gather();
     const matches = total.isLowerBound ? Math.max(total.total, total.density * span) : total.total;
     const most = matches <= GATHER_ROWS ? walkRows : 16 * walkRows;
-    let reach =
-      force === 'walk' ? Math.max(need, walkRows) : Math.max(need, Math.ceil((2 * need) / total.density));
+    let reach = force === 'walk' ? Math.max(need, walkRows) : Math.max(need, Math.ceil((2 * need) / total.density));
     if (reach > most && force === undefined) return gather();
     for (let tries = 0; tries < 3; tries++) {
       const found = await walkIds(plan, reach, need);
