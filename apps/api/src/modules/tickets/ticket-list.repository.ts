@@ -430,11 +430,16 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
     return Number(row.total ?? 0);
   }
 
+  /**
+   * The id range as FTS5 rowid bounds, written as integer literals: FTS5 seeks its doclists
+   * to a literal bound, while a bound parameter (better-sqlite3 binds a JS number as a REAL)
+   * made a 20,000-id window cost 60 ms instead of 1 ms at a million tickets.
+   */
   const rowidRange = (range: IdRange) =>
     sql.join(
       [
-        range.min === null ? sql`1 = 1` : sql`rowid >= ${range.min}`,
-        range.max === null ? sql`1 = 1` : sql`rowid <= ${range.max}`,
+        range.min === null ? sql`1 = 1` : sql`rowid >= ${sql.lit(Math.trunc(range.min))}`,
+        range.max === null ? sql`1 = 1` : sql`rowid <= ${sql.lit(Math.trunc(range.max))}`,
       ],
       sql` and `,
     );
