@@ -7,25 +7,10 @@ import {
   type ListSpec,
 } from '../src/modules/tickets/ticket-list.repository.ts';
 import { createTestApp, dialects, type TestApp } from './helper.ts';
+import { readRecountRows, sortedIds, type RecountRow } from './ticket-recount.ts';
 
 /** Enough tickets to pass the count cap, spread over every filter value. */
 const BULK = TICKET_COUNT_CAP + 2_000;
-
-interface Row {
-  id: number;
-  name: string;
-  stage: TicketStage;
-  status_id: number;
-  priority_type_id: number;
-  project_id: number;
-  area_id: number;
-  category_id: number;
-  difficulty_id: number;
-  created_by: number;
-  user_assigned_id: number | null;
-  created_at: string;
-  updated_at: string;
-}
 
 /**
  * The list planner (ticket-list.repository.ts) has several ways to read one page: FTS5 in id
@@ -35,7 +20,7 @@ interface Row {
  */
 describe.each(dialects)('ticket list planner on %s', (dialect) => {
   let t: TestApp;
-  let rows: Row[];
+  let rows: RecountRow[];
   let nameRank: Map<number, number>;
   let users: number[];
   let priorityIds: number[];
@@ -87,26 +72,7 @@ describe.each(dialects)('ticket list planner on %s', (dialect) => {
         await db().insertInto('tickets').values(values).execute();
       }
     });
-    rows = (await db()
-      .selectFrom('tickets')
-      .select([
-        'id',
-        'name',
-        'stage',
-        'status_id',
-        'priority_type_id',
-        'project_id',
-        'area_id',
-        'category_id',
-        'difficulty_id',
-        'created_by',
-        'user_assigned_id',
-        'created_at',
-        'updated_at',
-      ])
-      .execute()) as Row[];
-    const byName = await db().selectFrom('tickets').select('id').orderBy('name').orderBy('id').execute();
-    nameRank = new Map(byName.map((r, i) => [r.id, i]));
+    ({ rows, nameRank } = await readRecountRows(db()));
   }, 120_000);
   afterAll(() => t?.close());
 
@@ -132,30 +98,7 @@ describe.each(dialects)('ticket list planner on %s', (dialect) => {
         (!f.created_from || r.created_at >= day(f.created_from)!) &&
         (!f.created_to || r.created_at < day(f.created_to, 86_400_000)!),
     );
-    const key = (r: Row): (number | string)[] => {
-      switch (spec.sort.by) {
-        case 'name':
-          return [nameRank.get(r.id)!];
-        case 'priority':
-          return [r.priority_type_id, r.id];
-        case 'status':
-          return [r.status_id, r.id];
-        case 'project':
-          return [r.project_id, r.id];
-        case 'updated':
-          return [r.updated_at, r.id];
-        default:
-          return [r.id];
-      }
-    };
-    const sign = spec.sort.dir === 'asc' ? 1 : -1;
-    return matched
-      .sort((a, b) => {
-        const [ka, kb] = [key(a), key(b)];
-        for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return (ka[i]! < kb[i]! ? -1 : 1) * sign;
-        return 0;
-      })
-      .map((r) => r.id);
+    return sortedIds(matched, spec.sort, nameRank);
   }
 
   const spec = (
