@@ -69,6 +69,17 @@ const idFilters = [
 
 type SortableColumn = 'id' | 'name' | 'priority_type_id' | 'status_id' | 'project_id' | 'updated_at';
 
+/** The sorts by a catalogue id, with the catalogue and the FTS5 token prefix of its values. */
+interface CatalogueSort {
+  table: 'priority_types' | 'ticket_statuses' | 'projects';
+  token: string;
+}
+const catalogueSorts: Partial<Record<SortableColumn, CatalogueSort>> = {
+  priority_type_id: { table: 'priority_types', token: ATTR.priority },
+  status_id: { table: 'ticket_statuses', token: ATTR.status },
+  project_id: { table: 'projects', token: ATTR.project },
+};
+
 /** What a walk reads of each ticket to test it: its id and the filtered columns. */
 const walkColumns = [
   'id',
@@ -525,6 +536,8 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
     if (match !== null && isIdOrder(spec.sort) && force !== 'gather') {
       return ftsIds(match, plan.range, spec.sort.dir, limit, offset);
     }
+    const catalogue = catalogueSorts[sortColumns[spec.sort.by]];
+    if (match !== null && catalogue && force === undefined) return ftsByValue(plan, catalogue, limit, offset);
     const need = offset + limit;
     const gather = () => gatherIds(plan, limit, offset);
     if (force === 'gather' || (force === undefined && total.density === 0)) return gather();
@@ -541,6 +554,31 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
       reach = further;
     }
     return gather();
+  }
+
+  /**
+   * SQLite, sorted by a catalogue column (priority, status, project): the `(column, id)` order
+   * is the id order of each catalogue value in turn, so the page is the FTS5 query with the
+   * value's token added, value after value, each read in rowid order only as far as the page
+   * still needs: no ticket row is read.
+   */
+  async function ftsByValue(plan: Plan, catalogue: CatalogueSort, limit: number, offset: number): Promise<number[]> {
+    const { dir } = plan.spec.sort;
+    const values = await db.selectFrom(catalogue.table).select('id').orderBy('id', dir).execute();
+    const need = offset + limit;
+    const ids: number[] = [];
+    for (const { id } of values) {
+      const more = await ftsIds(
+        `${plan.match} AND {attrs} : ${catalogue.token}${id}`,
+        plan.range,
+        dir,
+        need - ids.length,
+        0,
+      );
+      ids.push(...more);
+      if (ids.length >= need) break;
+    }
+    return ids.slice(offset, need);
   }
 
   /** The whole table in the sort order (its index), from an offset: nothing to filter. */
