@@ -528,7 +528,8 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
    * The page: FTS5 in id order on SQLite; else a walk as far as twice what the density says
    * the page needs, unless that is beyond WALK_ROWS and the matches are few (GATHER_ROWS): then
    * a gather. A walk that comes up short tries again as far as its own density says (at most
-   * twice more, and within 16 × WALK_ROWS while the matches are many), then gathers.
+   * twice more, and within 16 × WALK_ROWS while the matches are many), then gathers; one that
+   * found nothing gathers at once when the matches are few.
    */
   async function pageIds(plan: Plan, total: Total, span: number, limit: number, offset: number): Promise<number[]> {
     const { spec, stages, match } = plan;
@@ -549,6 +550,9 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
       const found = await walkIds(plan, reach, need);
       // A full page, or a walk past every ticket (the list ends within it).
       if (found.length >= need || reach >= span) return found.slice(offset);
+      // Nothing where the density promised twice the page: the sort order and the filters are
+      // correlated, and reading on would be a guess; few matches are cheaper gathered.
+      if (found.length === 0 && matches <= GATHER_ROWS) break;
       const further = found.length > 0 ? Math.ceil((2 * need * reach) / found.length) : 4 * reach;
       if (further > most) break;
       reach = further;
