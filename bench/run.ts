@@ -142,6 +142,20 @@ const endpoints: Endpoint[] = [
     body: { ...list(1), sort: { by: 'name', dir: 'asc' } },
   },
   {
+    label: 'filter area + status, by priority',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/general-tickets',
+    body: { ...list(1), filters: { area_id: [2], status_id: [5] }, sort: { by: 'priority', dir: 'desc' } },
+  },
+  {
+    label: 'filter creator, by name',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/general-tickets',
+    body: { ...list(1), filters: { created_by: [10] }, sort: { by: 'name', dir: 'asc' } },
+  },
+  {
     label: 'search ruta + Urgente',
     user: 'admin',
     method: 'POST',

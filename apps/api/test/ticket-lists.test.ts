@@ -1,24 +1,7 @@
 import type { TTicketFiltersInput, TicketSortColumn } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from './helper.ts';
-
-/** A ticket row as the recount reads it. */
-interface Row {
-  id: number;
-  name: string;
-  description: string;
-  stage: string;
-  status_id: number;
-  priority_type_id: number;
-  project_id: number;
-  area_id: number;
-  category_id: number;
-  difficulty_id: number;
-  created_by: number;
-  user_assigned_id: number | null;
-  created_at: string;
-  updated_at: string;
-}
+import { readRecountRows, sortedIds, type RecountRow } from './ticket-recount.ts';
 
 const fold = (s: string) =>
   s
@@ -31,7 +14,7 @@ describe.each(dialects)('ticket list filters and sorts on %s', (dialect) => {
   let admin: string;
   let agente: string;
   let agenteId: number;
-  let rows: Row[];
+  let rows: RecountRow[];
   let nameRank: Map<number, number>;
 
   const db = () => t.services.database.db;
@@ -41,28 +24,7 @@ describe.each(dialects)('ticket list filters and sorts on %s', (dialect) => {
     [admin, agente] = await Promise.all([t.login('admin'), t.login('agente')]);
     agenteId = (await db().selectFrom('users').select('id').where('username', '=', 'agente').executeTakeFirstOrThrow())
       .id;
-    rows = (await db()
-      .selectFrom('tickets')
-      .select([
-        'id',
-        'name',
-        'description',
-        'stage',
-        'status_id',
-        'priority_type_id',
-        'project_id',
-        'area_id',
-        'category_id',
-        'difficulty_id',
-        'created_by',
-        'user_assigned_id',
-        'created_at',
-        'updated_at',
-      ])
-      .execute()) as Row[];
-    // The database's own collation orders names; the recount takes its rank from a plain ORDER BY.
-    const byName = await db().selectFrom('tickets').select('id').orderBy('name').orderBy('id').execute();
-    nameRank = new Map(byName.map((r, i) => [r.id, i]));
+    ({ rows, nameRank } = await readRecountRows(db()));
   });
   afterAll(() => t?.close());
 
@@ -103,30 +65,7 @@ describe.each(dialects)('ticket list filters and sorts on %s', (dialect) => {
             .some((x) => x.startsWith(w)),
         ),
     );
-    const key = (r: Row): (number | string)[] => {
-      switch (sort.by) {
-        case 'name':
-          return [nameRank.get(r.id)!];
-        case 'priority':
-          return [r.priority_type_id, r.id];
-        case 'status':
-          return [r.status_id, r.id];
-        case 'project':
-          return [r.project_id, r.id];
-        case 'updated':
-          return [r.updated_at, r.id];
-        default:
-          return [r.id];
-      }
-    };
-    const sign = sort.dir === 'asc' ? 1 : -1;
-    return matched
-      .sort((a, b) => {
-        const [ka, kb] = [key(a), key(b)];
-        for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return (ka[i]! < kb[i]! ? -1 : 1) * sign;
-        return 0;
-      })
-      .map((r) => r.id);
+    return sortedIds(matched, sort, nameRank);
   }
 
   const paths = {

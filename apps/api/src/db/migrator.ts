@@ -13,6 +13,7 @@ import * as dashboard from './migrations/0010-dashboard.ts';
 import * as ticketNamesInvalidation from './migrations/0011-ticket-names-invalidation.ts';
 import * as searchAttributes from './migrations/0012-search-attributes.ts';
 import * as reportShards from './migrations/0013-report-shards.ts';
+import * as listFilterIndexes from './migrations/0014-list-filter-indexes.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -31,6 +32,7 @@ const migrations: Record<string, DialectMigration> = {
   '0011-ticket-names-invalidation': ticketNamesInvalidation,
   '0012-search-attributes': searchAttributes,
   '0013-report-shards': reportShards,
+  '0014-list-filter-indexes': listFilterIndexes,
 };
 
 class StaticProvider implements MigrationProvider {

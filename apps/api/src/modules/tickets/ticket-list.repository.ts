@@ -16,23 +16,29 @@ import {
 } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
-import { ATTR } from '../../db/ticket-derivations.ts';
+import { ATTR, COUNT_KIND } from '../../db/ticket-derivations.ts';
 import { fts5Body, pgTsquery, termsOf, type TicketSearch } from './ticket-search.ts';
 import { createPostgresSearch } from './ticket-search.repository.ts';
-import { TICKET_COLUMNS } from './ticket-columns.ts';
 
 /**
  * The ticket lists with filters and sorts (issue 12), beside the plain lists of
- * tickets.repository.ts. The design keeps the scale rules of those lists:
+ * tickets.repository.ts. One planner serves every combination of filters and sort
+ * (ARCHITECTURE.md, "Daily work on tickets", filters and sorts):
  *
- * - in id order (ID and 'Creado', since ids grow with creation time) on SQLite, every
- *   filter is a token of the FTS5 `attrs` column, so the index alone answers the page
- *   and the capped count, search or not; a date range becomes an id range (`rowid between`);
- * - on PostgreSQL, and for the other sorts on SQLite, the filters are conditions on the
- *   row and the page walks a `(column, id)` index in the sort order; a PostgreSQL search
- *   is answered by its text index instead, filters included (ticket-search.repository.ts);
- * - totals are exact (maintained counters) when only the list's scope and stage apply,
- *   otherwise counted up to TICKET_COUNT_CAP.
+ * - the total is exact from the maintained counters (`ticket_counts`) when the filters are
+ *   ones they count (stage; creator alone or assignee alone); otherwise it is counted in id
+ *   windows, newest first, through the filter indexes (SQLite: the FTS5 `attrs` tokens;
+ *   PostgreSQL: the `(column, id)` b-trees), up to TICKET_COUNT_CAP and within a time budget.
+ *   Counting that stops early reports what it counted as a lower bound, after checking that
+ *   one more match exists;
+ * - the counted windows give the density of the matches. A page the density says is near
+ *   the start of the sort order is read by walking the sort's `(column, id)` index and
+ *   filtering a bounded number of rows ("walk"); otherwise, or when the walk comes up short,
+ *   the matches are fetched through the filter indexes and sorted ("gather");
+ * - on SQLite in id order (ID and 'Creado') the FTS5 index alone answers the page, in order.
+ * - a PostgreSQL search is answered by its text index, filters included
+ *   (ticket-search.repository.ts); a page of many matches in another order walks that
+ *   column's index.
  */
 
 type Row = ExpressionBuilder<DB & { t: TicketsTable }, 't'>;
@@ -85,6 +91,40 @@ export function attrGroups(spec: Pick<ListSpec, 'scope' | 'filters'>, stages: Ti
 
 type SortableColumn = 'id' | 'name' | 'priority_type_id' | 'status_id' | 'project_id' | 'updated_at';
 
+/** The sorts by a catalogue id, with the catalogue and the FTS5 token prefix of its values. */
+interface CatalogueSort {
+  table: 'priority_types' | 'ticket_statuses' | 'projects';
+  token: string;
+}
+const catalogueSorts: Partial<Record<SortableColumn, CatalogueSort>> = {
+  priority_type_id: { table: 'priority_types', token: ATTR.priority },
+  status_id: { table: 'ticket_statuses', token: ATTR.status },
+  project_id: { table: 'projects', token: ATTR.project },
+};
+
+/** What a walk reads of each ticket to test it: its id and the filtered columns. */
+const walkColumns = [
+  'id',
+  'stage',
+  'status_id',
+  'priority_type_id',
+  'project_id',
+  'area_id',
+  'category_id',
+  'difficulty_id',
+  'created_by',
+  'user_assigned_id',
+] as const;
+
+/** The ticket row the export writes (never PostgreSQL's `search_doc`, which `t.*` would carry). */
+const rowColumns = [
+  ...walkColumns.map((c) => `t.${c}` as const),
+  't.name',
+  't.description',
+  't.created_at',
+  't.updated_at',
+] as const;
+
 const sortColumns: Record<TicketSortColumn, SortableColumn> = {
   id: 'id',
   created: 'id',
@@ -115,9 +155,43 @@ interface IdRange {
   max: number | null;
 }
 
-export function createTicketListQueries(database: Database) {
+/** How long counting may take before it settles for a lower bound (ms). */
+export const COUNT_BUDGET_MS = 4;
+/** The first id window counted; each next one is twice as wide. */
+const FIRST_WINDOW = 20_000;
+/** The most tickets a walk of the sort order reads for one page; a page further away is gathered. */
+export const WALK_ROWS = 20_000;
+
+/** Matches few enough to fetch and sort whole when a walk would read too far. */
+const GATHER_ROWS = 20_000;
+
+/** The planner's knobs: tests force each branch (and a zero budget) to compare them with a recount. */
+export interface ListPlanOptions {
+  countBudgetMs?: number;
+  firstWindow?: number;
+  walkRows?: number;
+  force?: 'walk' | 'gather';
+}
+
+/** A list as it will be read: its stages, its date range as ids, and (SQLite) its FTS5 query. */
+interface Plan {
+  spec: ListSpec;
+  stages: TicketStage[] | null;
+  range: IdRange;
+  match: string | null;
+}
+
+/** A total, and the density of the matches over the ids (what plans the page). */
+interface Total {
+  total: number;
+  isLowerBound: boolean;
+  density: number;
+}
+
+export function createTicketListQueries(database: Database, options: ListPlanOptions = {}) {
   const { db } = database;
   const postgresSearch = createPostgresSearch(db);
+  const { countBudgetMs = COUNT_BUDGET_MS, firstWindow = FIRST_WINDOW, walkRows = WALK_ROWS, force } = options;
   const fromTickets = (q: Kysely<DB> = db) => q.selectFrom('tickets as t');
 
   /**
@@ -202,106 +276,345 @@ export function createTicketListQueries(database: Database) {
       return eb.and(c);
     };
 
-  const rowQuery = (spec: ListSpec, stages: TicketStage[] | null, range: IdRange) =>
-    fromTickets().where(rowConditions(spec, stages, range));
+  const rowQuery = (spec: ListSpec, stages: TicketStage[] | null, range: IdRange, q: Kysely<DB> = db) =>
+    fromTickets(q).where(rowConditions(spec, stages, range));
 
-  /** Where a keyset page resumes: after this sort value and id. */
+  /** Where a keyset batch resumes: after this sort value and id. */
   type Cursor = { value: string | number; id: number };
 
-  /** One page of ids of the row query, in the sort order, from an offset or after a cursor. */
-  async function rowIds(
-    spec: ListSpec,
-    stages: TicketStage[] | null,
-    range: IdRange,
-    limit: number,
-    at: { offset: number } | { after: Cursor | null },
-  ): Promise<{ id: number; value: string | number }[]> {
-    const column = sortColumns[spec.sort.by];
-    const { dir } = spec.sort;
-    let q = rowQuery(spec, stages, range).select(['t.id', sql<string | number>`t.${sql.ref(column)}`.as('value')]);
-    if ('after' in at && at.after) {
-      const { value, id } = at.after;
-      const op = sql.raw(dir === 'desc' ? '<' : '>');
-      q =
-        column === 'id'
-          ? q.where('t.id', dir === 'desc' ? '<' : '>', id)
-          : q.where(sql<SqlBool>`(t.${sql.ref(column)}, t.id) ${op} (${value}, ${id})`);
+  /** Counts the row query within [lo, hi] up to `limit` (SQLite: through the FTS5 index when there is a match). */
+  async function countIn(plan: Plan, lo: number, hi: number, limit: number): Promise<number> {
+    const window: IdRange = {
+      min: plan.range.min === null ? lo : Math.max(lo, plan.range.min),
+      max: plan.range.max === null ? hi : Math.min(hi, plan.range.max),
+    };
+    if (plan.match !== null) {
+      const {
+        rows: [row],
+      } = await sql<{ n: number }>`
+        select count(*) as n from (select rowid from tickets_fts where tickets_fts match ${plan.match}
+        and ${rowidRange(window)} limit ${sql.lit(limit)})`.execute(db);
+      return Number(row?.n ?? 0);
     }
-    q = column === 'id' ? q.orderBy('t.id', dir) : q.orderBy(`t.${column}`, dir).orderBy('t.id', dir);
-    q = q.limit(limit);
-    if ('offset' in at && at.offset > 0) q = q.offset(at.offset);
-    return q.execute();
-  }
-
-  /** Counts the row query up to the cap. */
-  async function rowCount(spec: ListSpec, stages: TicketStage[] | null, range: IdRange) {
+    const ids = database.dialect === 'postgres' ? indexedIds(plan, window) : null;
+    if (ids) {
+      const rows =
+        plan.spec.search.kind === 'none'
+          ? ids
+          : sql`select t.id from tickets t where t.id in (${ids}) and ${unindexed(plan)}`;
+      const {
+        rows: [row],
+      } = await sql<{ n: number | string }>`select count(*) as n from (${rows} limit ${sql.lit(limit)}) c`.execute(db);
+      return Number(row?.n ?? 0);
+    }
     const { n } = await db
-      .selectFrom(
-        rowQuery(spec, stages, range)
-          .select(sql.lit(1).as('one'))
-          .limit(TICKET_COUNT_CAP + 1)
-          .as('capped'),
-      )
+      .selectFrom(rowQuery(plan.spec, plan.stages, window).select(sql.lit(1).as('one')).limit(limit).as('capped'))
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(n);
   }
 
+  /**
+   * Whether one match lies in [lo, hi], read lazily from the newest: FTS5 on SQLite; on
+   * PostgreSQL the id index with the conditions on the row (an INTERSECT would read its
+   * branches whole before answering).
+   */
+  async function existsIn(plan: Plan, lo: number, hi: number): Promise<boolean> {
+    if (plan.match !== null || database.dialect !== 'postgres') return (await countIn(plan, lo, hi, 1)) > 0;
+    const window: IdRange = {
+      min: plan.range.min === null ? lo : Math.max(lo, plan.range.min),
+      max: plan.range.max === null ? hi : Math.min(hi, plan.range.max),
+    };
+    const row = await rowQuery(plan.spec, plan.stages, window)
+      .select('t.id')
+      .orderBy('t.id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * PostgreSQL: the ids in [lo, hi] of every filter that has a `(column, id)` index (scope,
+   * stage, status, priority, project, area, category, difficulty, creator, assignee), as an
+   * INTERSECT of index-only range scans, so counting a window costs the index entries of its
+   * filters in it and never reads a ticket row. Null when no such filter applies.
+   */
+  function indexedIds(plan: Plan, window: IdRange): RawBuilder<unknown> | null {
+    const { spec, stages } = plan;
+    const inWindow = sql`id >= ${window.min} and id <= ${window.max}`;
+    const branch = (condition: RawBuilder<unknown>) => sql`select id from tickets where ${condition} and ${inWindow}`;
+    const list = (values: readonly (number | string)[]) => sql.join(values.map((v) => sql`${v}`));
+    const branches: RawBuilder<unknown>[] = [];
+    if (spec.scope.kind === 'mine') {
+      const me = spec.scope.userId;
+      branches.push(sql`(${branch(sql`created_by = ${me}`)} union ${branch(sql`user_assigned_id = ${me}`)})`);
+    }
+    if (stages) branches.push(branch(sql`stage in (${list(stages)})`));
+    for (const [key, , column] of idFilters) {
+      const values = spec.filters[key];
+      if (values?.length) branches.push(branch(sql`${sql.ref(column)} in (${list(values)})`));
+    }
+    const assignees = spec.filters.user_assigned_id;
+    if (assignees?.length) {
+      const ids = assignees.filter((v): v is number => v !== null);
+      const parts = [
+        ...(ids.length ? [branch(sql`user_assigned_id in (${list(ids)})`)] : []),
+        ...(ids.length < assignees.length ? [branch(sql`user_assigned_id is null`)] : []),
+      ];
+      branches.push(parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` union `)})`);
+    }
+    if (branches.length === 0) return null;
+    // INTERSECT (hashed) costs the entries of each branch whatever the statistics say; a join
+    // of the branches was as fast with fresh statistics and took seconds without them.
+    return sql.join(
+      branches.map((b) => sql`(${b})`),
+      sql` intersect `,
+    );
+  }
+
+  /** What the indexed ids leave to check on the row: the search (PostgreSQL; its own index). */
+  function unindexed(plan: Plan): RawBuilder<unknown> {
+    const { search } = plan.spec;
+    if (search.kind === 'none') return sql`true`;
+    if (search.kind === 'id') return sql`t.id = ${search.id}`;
+    const text = sql`t.search_doc @@ ${pgTsquery(termsOf(search), [])}::tsquery`;
+    return search.id === null ? text : sql`(${text} or t.id = ${search.id})`;
+  }
+
+  /** The lowest and highest ticket id of the date range; null when there is no ticket. Two seeks of the id index. */
+  async function idBounds(range: IdRange): Promise<{ lo: number; hi: number } | null> {
+    const end = (dir: 'asc' | 'desc') =>
+      fromTickets()
+        .select('t.id')
+        .$if(range.min !== null, (q) => q.where('t.id', '>=', range.min!))
+        .$if(range.max !== null, (q) => q.where('t.id', '<=', range.max!))
+        .orderBy('t.id', dir)
+        .limit(1)
+        .executeTakeFirst();
+    const [lo, hi] = await Promise.all([end('asc'), end('desc')]);
+    return lo && hi ? { lo: lo.id, hi: hi.id } : null;
+  }
+
+  /**
+   * The matches counted in id windows, newest first, each twice as wide as the one before:
+   * up to the cap (then "more than TICKET_COUNT_CAP"), or until the time budget is spent
+   * (then "more than what was counted", once one more match is known to exist). Also the
+   * density of the matches over the ids it covered, which plans the page.
+   */
+  async function windowedCount(plan: Plan, bounds: { lo: number; hi: number }): Promise<Total> {
+    const started = performance.now();
+    let counted = 0;
+    let hi = bounds.hi;
+    let width = firstWindow;
+    for (;;) {
+      const lo = Math.max(bounds.lo, hi - width + 1);
+      counted += await countIn(plan, lo, hi, TICKET_COUNT_CAP + 1 - counted);
+      const density = counted / (bounds.hi - lo + 1);
+      if (counted > TICKET_COUNT_CAP) return { ...capped(counted), density };
+      if (lo <= bounds.lo) return { total: counted, isLowerBound: false, density };
+      hi = lo - 1;
+      width *= 2;
+      if (width > 2 * firstWindow && performance.now() - started > countBudgetMs) {
+        const more = await existsIn(plan, bounds.lo, hi);
+        return { total: counted, isLowerBound: more, density };
+      }
+    }
+  }
+
+  /** The counted sets (`ticket_counts`) whose sum is the list's exact size; null when a filter is not counted there. */
+  function countedSets(spec: ListSpec): { kinds: number[]; users: number[] } | null {
+    const { created_by, user_assigned_id } = spec.filters;
+    const others = { ...spec.filters, stage: undefined, created_by: undefined, user_assigned_id: undefined };
+    if (spec.search.kind !== 'none' || hasFilters(others)) return null;
+    const creators = created_by?.length ? [...new Set(created_by)] : null;
+    const assignees = user_assigned_id?.length ? [...new Set(user_assigned_id.map((v) => v ?? 0))] : null;
+    const { scope } = spec;
+    if (creators && assignees) return null;
+    if (scope.kind === 'all') {
+      if (creators) return { kinds: [COUNT_KIND.created], users: creators };
+      if (assignees) return { kinds: [COUNT_KIND.assigned], users: assignees };
+      return { kinds: [COUNT_KIND.all], users: [0] };
+    }
+    // Within Mis Tickets a creator or an assignee filter is counted only when it is the user.
+    const only = (ids: number[] | null) => ids !== null && ids.length === 1 && ids[0] === scope.userId;
+    if (creators) return only(creators) ? { kinds: [COUNT_KIND.created], users: creators } : null;
+    if (assignees) return only(assignees) ? { kinds: [COUNT_KIND.assigned], users: assignees } : null;
+    return { kinds: [COUNT_KIND.created, COUNT_KIND.assigned, COUNT_KIND.self], users: [scope.userId] };
+  }
+
+  /** The exact size of counted sets in these stages (the "self" set is subtracted: Mis Tickets counts it once). */
+  async function countedTotal(sets: { kinds: number[]; users: number[] }, stages: TicketStage[] | null) {
+    const row = await db
+      .selectFrom('ticket_counts')
+      .select(
+        sql<number | string | null>`sum(case when kind = ${sql.lit(COUNT_KIND.self)} then -n else n end)`.as('total'),
+      )
+      .where('kind', 'in', sets.kinds)
+      .where('user_id', 'in', sets.users)
+      .$if(stages !== null, (q) => q.where('stage', 'in', stages!))
+      .executeTakeFirstOrThrow();
+    return Number(row.total ?? 0);
+  }
+
+  /**
+   * The id range as FTS5 rowid bounds, written as integer literals: FTS5 seeks its doclists
+   * to a literal bound, while a bound parameter (better-sqlite3 binds a JS number as a REAL)
+   * made a 20,000-id window cost 60 ms instead of 1 ms at a million tickets.
+   */
   const rowidRange = (range: IdRange) =>
     sql.join(
       [
-        range.min === null ? sql`1 = 1` : sql`rowid >= ${range.min}`,
-        range.max === null ? sql`1 = 1` : sql`rowid <= ${range.max}`,
+        range.min === null ? sql`1 = 1` : sql`rowid >= ${sql.lit(Math.trunc(range.min))}`,
+        range.max === null ? sql`1 = 1` : sql`rowid <= ${sql.lit(Math.trunc(range.max))}`,
       ],
       sql` and `,
     );
 
   /** SQLite: one page of ids straight from the FTS5 index, in id order. */
-  async function ftsIds(
-    match: string,
-    range: IdRange,
-    dir: 'asc' | 'desc',
-    limit: number,
-    at: { offset: number } | { afterId: number | null },
-  ): Promise<number[]> {
-    const after =
-      'afterId' in at && at.afterId !== null
-        ? sql` and rowid ${sql.raw(dir === 'desc' ? '<' : '>')} ${at.afterId}`
-        : sql``;
-    const offset = 'offset' in at ? at.offset : 0;
+  async function ftsIds(match: string, range: IdRange, dir: 'asc' | 'desc', limit: number, offset: number) {
     const { rows } = await sql<{ id: number }>`
-      select rowid as id from tickets_fts where tickets_fts match ${match} and ${rowidRange(range)}${after}
+      select rowid as id from tickets_fts where tickets_fts match ${match} and ${rowidRange(range)}
       order by rowid ${sql.raw(dir)} limit ${sql.lit(limit)} offset ${sql.lit(offset)}`.execute(db);
     return rows.map((r) => r.id);
   }
 
-  async function ftsCount(match: string, range: IdRange): Promise<number> {
-    const {
-      rows: [row],
-    } = await sql<{ n: number }>`
-      select count(*) as n from (select rowid from tickets_fts where tickets_fts match ${match} and ${rowidRange(range)}
-      limit ${sql.lit(TICKET_COUNT_CAP + 1)})`.execute(db);
-    return Number(row?.n ?? 0);
-  }
-
   const capped = (n: number) => ({ total: Math.min(n, TICKET_COUNT_CAP), isLowerBound: n > TICKET_COUNT_CAP });
 
-  /** How the spec is read: through the FTS5 index (SQLite, id order) or the rows. */
-  function planOf(spec: ListSpec, stages: TicketStage[] | null) {
-    const match = database.dialect === 'sqlite' && isIdOrder(spec.sort) ? ftsMatch(spec, stages) : null;
-    return { match };
+  /** Whether anything narrows the list (scope, stage, filter, search). */
+  const narrows = (spec: ListSpec, stages: TicketStage[] | null) =>
+    spec.scope.kind === 'mine' || stages !== null || spec.search.kind !== 'none' || hasFilters(spec.filters);
+
+  /** "walk": the sort order's first `rows` tickets (its `(column, id)` index), filtered: the first `need` matches among them. */
+  async function walkIds(plan: Plan, rows: number, need: number): Promise<number[]> {
+    const { spec, stages, range } = plan;
+    const column = sortColumns[spec.sort.by];
+    const { dir } = spec.sort;
+    const textSearch = database.dialect === 'postgres' && spec.search.kind === 'words';
+    let inner = db
+      .selectFrom('tickets')
+      .select([...new Set([...walkColumns, column])])
+      .$if(textSearch, (q) => q.select(sql<string>`search_doc`.as('search_doc')))
+      .$if(range.min !== null, (q) => q.where('id', '>=', range.min!))
+      .$if(range.max !== null, (q) => q.where('id', '<=', range.max!));
+    inner = column === 'id' ? inner.orderBy('id', dir) : inner.orderBy(column, dir).orderBy('id', dir);
+    let q = db
+      .selectFrom(inner.limit(rows).as('t'))
+      .where((eb) => rowConditions(spec, stages, range)(eb as unknown as Row))
+      .select(['t.id']);
+    q = column === 'id' ? q.orderBy('t.id', dir) : q.orderBy(`t.${column}`, dir).orderBy('t.id', dir);
+    return (await q.limit(need).execute()).map((r) => r.id);
+  }
+
+  /** "gather": every match through the filter indexes (FTS5; PostgreSQL bitmap scans), sorted, then the page. */
+  async function gatherIds(plan: Plan, limit: number, offset: number): Promise<number[]> {
+    const { spec, stages, range, match } = plan;
+    const column = sortColumns[spec.sort.by];
+    const { dir } = spec.sort;
+    if (match !== null) {
+      const order =
+        column === 'id' ? sql`t.id ${sql.raw(dir)}` : sql`t.${sql.ref(column)} ${sql.raw(dir)}, t.id ${sql.raw(dir)}`;
+      const { rows } = await sql<{ id: number }>`
+        select t.id from tickets t where t.id in (
+          select rowid from tickets_fts where tickets_fts match ${match} and ${rowidRange(range)})
+        order by ${order} limit ${sql.lit(limit)} offset ${sql.lit(offset)}`.execute(db);
+      return rows.map((r) => r.id);
+    }
+    const read = async (q: Kysely<DB>) => {
+      let page = rowQuery(spec, stages, range, q).select('t.id');
+      page = column === 'id' ? page.orderBy('t.id', dir) : page.orderBy(`t.${column}`, dir).orderBy('t.id', dir);
+      return (await page.limit(limit).offset(offset).execute()).map((r) => r.id);
+    };
+    if (database.dialect !== 'postgres') return read(db);
+    // Bitmap scans of the filter indexes, then a sort: never a walk of the sort index.
+    return db.transaction().execute(async (trx) => {
+      await sql`set local enable_indexscan = off`.execute(trx);
+      await sql`set local enable_indexonlyscan = off`.execute(trx);
+      return read(trx);
+    });
+  }
+
+  /** How the spec is read: its stages, date range as ids, and FTS5 query (SQLite; null when nothing to match on). */
+  function planOf(spec: ListSpec, stages: TicketStage[] | null, range: IdRange): Plan {
+    const match = database.dialect === 'sqlite' ? ftsMatch(spec, stages) : null;
+    return { spec, stages, range, match };
+  }
+
+  /**
+   * The page: FTS5 in id order on SQLite; else a walk as far as twice what the density says
+   * the page needs, unless that is beyond WALK_ROWS and the matches are few (GATHER_ROWS): then
+   * a gather. A walk that comes up short tries again as far as its own density says (at most
+   * twice more, and within 16 × WALK_ROWS while the matches are many), then gathers; one that
+   * found nothing gathers at once when the matches are few.
+   */
+  async function pageIds(plan: Plan, total: Total, span: number, limit: number, offset: number): Promise<number[]> {
+    const { spec, stages, match } = plan;
+    if (!narrows(spec, stages)) return plainIds(plan, limit, offset);
+    if (match !== null && isIdOrder(spec.sort) && force !== 'gather') {
+      return ftsIds(match, plan.range, spec.sort.dir, limit, offset);
+    }
+    const catalogue = catalogueSorts[sortColumns[spec.sort.by]];
+    if (match !== null && catalogue && force === undefined) return ftsByValue(plan, catalogue, limit, offset);
+    const need = offset + limit;
+    const gather = () => gatherIds(plan, limit, offset);
+    if (force === 'gather' || (force === undefined && total.density === 0)) return gather();
+    const matches = total.isLowerBound ? Math.max(total.total, total.density * span) : total.total;
+    const most = matches <= GATHER_ROWS ? walkRows : 16 * walkRows;
+    let reach = force === 'walk' ? Math.max(need, walkRows) : Math.max(need, Math.ceil((2 * need) / total.density));
+    if (reach > most && force === undefined) return gather();
+    for (let tries = 0; tries < 3; tries++) {
+      const found = await walkIds(plan, reach, need);
+      // A full page, or a walk past every ticket (the list ends within it).
+      if (found.length >= need || reach >= span) return found.slice(offset);
+      // Nothing where the density promised twice the page: the sort order and the filters are
+      // correlated, and reading on would be a guess; few matches are cheaper gathered.
+      if (found.length === 0 && matches <= GATHER_ROWS) break;
+      const further = found.length > 0 ? Math.ceil((2 * need * reach) / found.length) : 4 * reach;
+      if (further > most) break;
+      reach = further;
+    }
+    return gather();
+  }
+
+  /**
+   * SQLite, sorted by a catalogue column (priority, status, project): the `(column, id)` order
+   * is the id order of each catalogue value in turn, so the page is the FTS5 query with the
+   * value's token added, value after value, each read in rowid order only as far as the page
+   * still needs: no ticket row is read.
+   */
+  async function ftsByValue(plan: Plan, catalogue: CatalogueSort, limit: number, offset: number): Promise<number[]> {
+    const { dir } = plan.spec.sort;
+    const values = await db.selectFrom(catalogue.table).select('id').orderBy('id', dir).execute();
+    const need = offset + limit;
+    const ids: number[] = [];
+    for (const { id } of values) {
+      const more = await ftsIds(
+        `${plan.match} AND {attrs} : ${catalogue.token}${id}`,
+        plan.range,
+        dir,
+        need - ids.length,
+        0,
+      );
+      ids.push(...more);
+      if (ids.length >= need) break;
+    }
+    return ids.slice(offset, need);
+  }
+
+  /** The whole table in the sort order (its index), from an offset: nothing to filter. */
+  async function plainIds(plan: Plan, limit: number, offset: number): Promise<number[]> {
+    const column = sortColumns[plan.spec.sort.by];
+    const { dir } = plan.spec.sort;
+    let q = rowQuery(plan.spec, plan.stages, plan.range).select('t.id');
+    q = column === 'id' ? q.orderBy('t.id', dir) : q.orderBy(`t.${column}`, dir).orderBy('t.id', dir);
+    return (await q.limit(limit).offset(offset).execute()).map((r) => r.id);
   }
 
   return {
-    /**
-     * One page of a filtered or sorted list. `exactTotal` gives the exact size from
-     * the counters; it is used when no filter and no search apply.
-     */
-    async slice(spec: ListSpec, limit: number, offset: number, exactTotal: () => Promise<number>): Promise<IdSlice> {
+    /** One page of a filtered or sorted list, with its total (exact, or a lower bound: see above). */
+    async slice(spec: ListSpec, limit: number, offset: number): Promise<IdSlice> {
       const stages = effectiveStages(spec);
       const range = stages && stages.length === 0 ? null : await idRangeOf(spec.filters);
       if (!range) return { ids: [], total: 0, isLowerBound: false };
-      const isCounted = spec.search.kind === 'none' && !hasFilters(spec.filters);
       if (database.dialect === 'postgres' && spec.search.kind === 'words') {
         // The text index answers the search with its filters (ticket-search.repository.ts); a page
         // of many matches in another order walks that column's index.
@@ -311,29 +624,19 @@ export function createTicketListQueries(database: Database) {
           limit,
           offset,
         );
-        const ids = found.ids ?? (await rowIds(spec, stages, range, limit, { offset })).map((r) => r.id);
-        return { ...found, ids };
+        return { ...found, ids: found.ids ?? (await plainIds(planOf(spec, stages, range), limit, offset)) };
       }
-      const { match } = planOf(spec, stages);
-      if (match) {
-        const [ids, total] = await Promise.all([
-          ftsIds(match, range, spec.sort.dir, limit, { offset }),
-          isCounted
-            ? exactTotal().then((n) => ({ total: n, isLowerBound: false }))
-            : ftsCount(match, range).then(capped),
-        ]);
-        return { ids, ...total };
-      }
-      const rows = await rowIds(spec, stages, range, limit, { offset });
-      const total = isCounted
-        ? { total: await exactTotal(), isLowerBound: false }
-        : capped(
-            // The FTS5 index counts a SQLite search with its filters without reading rows.
-            database.dialect === 'sqlite' && (spec.search.kind !== 'none' || hasFilters(spec.filters))
-              ? await ftsCountOrRows(spec, stages, range)
-              : await rowCount(spec, stages, range),
-          );
-      return { ids: rows.map((r) => r.id), ...total };
+      const bounds = await idBounds(range);
+      if (!bounds) return { ids: [], total: 0, isLowerBound: false };
+      const plan = planOf(spec, stages, range);
+      const sets = countedSets(spec);
+      const span = bounds.hi - bounds.lo + 1;
+      const total: Total =
+        sets && range.min === null && range.max === null
+          ? await countedTotal(sets, stages).then((n) => ({ total: n, isLowerBound: false, density: n / span }))
+          : await windowedCount(plan, bounds);
+      const ids = await pageIds(plan, total, span, limit, offset);
+      return { ids, total: total.total, isLowerBound: total.isLowerBound };
     },
 
     /**
@@ -345,7 +648,7 @@ export function createTicketListQueries(database: Database) {
       const stages = effectiveStages(spec);
       const range = stages && stages.length === 0 ? null : await idRangeOf(spec.filters);
       if (!range) return;
-      const { match } = planOf(spec, stages);
+      const match = isIdOrder(spec.sort) ? planOf(spec, stages, range).match : null;
       const { dir } = spec.sort;
       if (match) {
         let afterId: number | null = null;
@@ -353,7 +656,7 @@ export function createTicketListQueries(database: Database) {
           const after: RawBuilder<unknown> =
             afterId === null ? sql`` : sql` and rowid ${sql.raw(dir === 'desc' ? '<' : '>')} ${afterId}`;
           const rows: Selectable<TicketsTable>[] = await fromTickets()
-            .select(TICKET_COLUMNS)
+            .select(rowColumns)
             .where(
               sql<SqlBool>`t.id in (select rowid from tickets_fts where tickets_fts match ${match} and ${rowidRange(range)}${after}
                 order by rowid ${sql.raw(dir)} limit ${sql.lit(size)})`,
@@ -368,7 +671,7 @@ export function createTicketListQueries(database: Database) {
       const column = sortColumns[spec.sort.by];
       let after: Cursor | null = null;
       for (;;) {
-        let q = rowQuery(spec, stages, range).select(TICKET_COLUMNS);
+        let q = rowQuery(spec, stages, range).select(rowColumns);
         if (after) {
           const { value, id } = after;
           const op = sql.raw(dir === 'desc' ? '<' : '>');
@@ -386,11 +689,5 @@ export function createTicketListQueries(database: Database) {
       }
     },
   };
-
-  /** SQLite, sorted by another column: count through the index when there is something to match on. */
-  async function ftsCountOrRows(spec: ListSpec, stages: TicketStage[] | null, range: IdRange) {
-    const match = ftsMatch(spec, stages);
-    return match ? ftsCount(match, range) : rowCount(spec, stages, range);
-  }
 }
 export type TicketListQueries = ReturnType<typeof createTicketListQueries>;

@@ -431,7 +431,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
       const slice: Slice = isNothing(search)
         ? { ids: [], total: 0, isLowerBound: false }
         : !isPlain(filter)
-          ? await listQueries.slice(specOf(filter, search), per_page, offset, () => countedTotal(filter))
+          ? await listQueries.slice(specOf(filter, search), per_page, offset)
           : search.kind === 'none'
             ? {
                 ids: await unsearchedIds(filter, per_page, offset),
