@@ -213,11 +213,18 @@ export async function runLighthouse(
       const results: Run[] = [];
       for (let i = 0; i < runs; i++) {
         // A fresh session each run: its notifications were never shown in this profile.
-        const profile = signedIn ? await profileWithSession(base, await signIn(base, AGENT)) : undefined;
-        try {
-          results.push(await runOnce(`${base}${page}`, preset, profile));
-        } finally {
-          if (profile) rmSync(profile, { recursive: true, force: true });
+        for (let attempt = 1; ; attempt++) {
+          const profile = signedIn ? await profileWithSession(base, await signIn(base, AGENT)) : undefined;
+          try {
+            results.push(await runOnce(`${base}${page}`, preset, profile));
+            break;
+          } catch (error) {
+            // Now and then Chromium loses the trace (NO_NAVSTART…): that run is taken again.
+            if (attempt === 3) throw error;
+            log(`  lighthouse ${page} ${preset}: ${(error as Error).message.slice(0, 160)}; again`);
+          } finally {
+            if (profile) rmSync(profile, { recursive: true, force: true });
+          }
         }
         const last = results.at(-1)!;
         if (reportsDir) {

@@ -2,6 +2,16 @@ import react from '@vitejs/plugin-react';
 import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { precompress } from './vite-plugins/precompress.ts';
+import { routePreloads } from './vite-plugins/route-preloads.ts';
+
+/** The first screens' lazily loaded code, named in index.html by the server (see route-preloads.ts). */
+const signedInShell = ['src/app/query-provider.tsx', 'src/app/layout/app-layout.tsx', 'src/app/layout/permission-gate.tsx'];
+const preloads = routePreloads({
+  '*': ['node_modules/@mantine/notifications/esm/index.mjs'],
+  '/login': ['src/features/auth/components/login-page.tsx'],
+  '/tickets': [...signedInShell, 'src/features/tickets/components/tickets-page.tsx'],
+  '/general-tickets': [...signedInShell, 'src/features/tickets/components/general-tickets-page.tsx'],
+});
 
 /**
  * The contract is TypeScript source without a package `sideEffects` hint: its
@@ -16,7 +26,7 @@ const contractHasNoSideEffects: Plugin = {
 };
 
 export default defineConfig({
-  plugins: [react(), contractHasNoSideEffects, precompress()],
+  plugins: [react(), contractHasNoSideEffects, preloads, precompress()],
   resolve: {
     alias: { '@': path.resolve(import.meta.dirname, 'src') },
   },
