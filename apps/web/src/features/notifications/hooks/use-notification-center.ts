@@ -88,6 +88,9 @@ export function useNotificationCenter(userId: number): NotificationCenter {
   const stateRef = useRef(state);
   const lastFetchAt = useRef(0);
   const isFetching = useRef(false);
+  // The stream opens once the first list has answered: it then asks only for what is newer
+  // (`since`), instead of replaying every unread notification one by one, each as a toast.
+  const [isListAnswered, setListAnswered] = useState(false);
 
   const commit = useCallback((next: NotificationState) => {
     stateRef.current = next;
@@ -122,6 +125,7 @@ export function useNotificationCenter(userId: number): NotificationCenter {
         console.warn('No se pudieron cargar las notificaciones', error);
       } finally {
         isFetching.current = false;
+        setListAnswered(true);
       }
     },
     [take],
@@ -142,7 +146,7 @@ export function useNotificationCenter(userId: number): NotificationCenter {
 
   const onTicketChanged = useTicketRefresh();
   const streamStatus = useNotificationStream({
-    isEnabled: true,
+    isEnabled: isListAnswered,
     getSince: () => newestKnownId(stateRef.current),
     onNotification: (notification) => take(applyPushed(stateRef.current, notification)),
     onTicketChanged,
