@@ -85,16 +85,16 @@ async function post<T>(
   return JSON.parse(text) as T;
 }
 
-const signIn = async (base: string, who: typeof ADMIN) =>
-  (await post<{ data: Signed }>(base, '/api/login', who)).data;
+const signIn = async (base: string, who: typeof ADMIN) => (await post<{ data: Signed }>(base, '/api/login', who)).data;
 
 /**
  * Gives the measured user a full tray: tickets the admin creates and assigns
  * to them, each assignment one unread notification (only what is missing).
  */
 async function fillTray(base: string, agent: Signed) {
-  const unread = (await post<{ data: unknown[] }>(base, '/api/notifications/active-records', undefined, agent.token, 'GET'))
-    .data.length;
+  const unread = (
+    await post<{ data: unknown[] }>(base, '/api/notifications/active-records', undefined, agent.token, 'GET')
+  ).data.length;
   if (unread >= UNREAD_NOTIFICATIONS) return;
   const admin = await signIn(base, ADMIN);
   // What the web app sends with a change: the anti-forgery token of its page.
@@ -320,7 +320,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       reports: { type: 'string' },
     },
   });
-  const freshDir = args.base || args['data-dir'] ? undefined : mkdtempSync(path.join(tmpdir(), 'portal-lighthouse-data-'));
+  const freshDir =
+    args.base || args['data-dir'] ? undefined : mkdtempSync(path.join(tmpdir(), 'portal-lighthouse-data-'));
   const server = args.base ? undefined : await startServer(args['data-dir'] ?? freshDir!);
   try {
     const base = args.base ?? server!.base;

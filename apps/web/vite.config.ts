@@ -5,7 +5,11 @@ import { precompress } from './vite-plugins/precompress.ts';
 import { routePreloads } from './vite-plugins/route-preloads.ts';
 
 /** The first screens' lazily loaded code, named in index.html by the server (see route-preloads.ts). */
-const signedInShell = ['src/app/query-provider.tsx', 'src/app/layout/app-layout.tsx', 'src/app/layout/permission-gate.tsx'];
+const signedInShell = [
+  'src/app/query-provider.tsx',
+  'src/app/layout/app-layout.tsx',
+  'src/app/layout/permission-gate.tsx',
+];
 const preloads = routePreloads({
   '*': ['node_modules/@mantine/notifications/esm/index.mjs'],
   '/login': ['src/features/auth/components/login-page.tsx'],

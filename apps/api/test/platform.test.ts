@@ -62,7 +62,7 @@ describe.each(dialects)('platform on %s', (dialect) => {
     expect((await t.call(null, 'GET', '/assets/missing.js')).statusCode).toBe(404);
   });
 
-  it("names the code of a first screen in its index.html (modulepreload), once each, and nothing for other addresses", async () => {
+  it('names the code of a first screen in its index.html (modulepreload), once each, and nothing for other addresses', async () => {
     const login = (await t.call(null, 'GET', '/login')).body;
     const links = login.match(/<link [^>]+>/g) ?? [];
     expect(links).toEqual([
