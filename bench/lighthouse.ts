@@ -25,19 +25,12 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { chromiumLaunchOptions } from '../e2e/tools/browser.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromeFlags = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+// The e2e tests' system Chromium and flags: never a downloaded browser.
+const chromePath = chromiumLaunchOptions.executablePath!;
+const chromeFlags = chromiumLaunchOptions.args!;
 
 const ADMIN = { username: 'admin', password: 'PortalAdmin1' };
 const AGENT = { username: 'agente', password: 'PortalDemo1' };
@@ -252,7 +245,7 @@ export async function runLighthouse(
   return rows;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {

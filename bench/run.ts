@@ -26,7 +26,6 @@ import autocannon from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -36,7 +35,7 @@ import { createDatabase } from '../apps/api/src/db/database.ts';
 import { migrateToLatest } from '../apps/api/src/db/migrator.ts';
 import { seedIfEmpty } from '../apps/api/src/db/seed.ts';
 import { generateTickets } from './generate-tickets.ts';
-import { printLighthouse, runLighthouse, type LighthouseRow } from './lighthouse.ts';
+import { freePort, printLighthouse, runLighthouse, type LighthouseRow } from './lighthouse.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -190,16 +189,6 @@ const endpoints: Endpoint[] = [
 const percentile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 const ms = (n: number) => n.toFixed(2);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: pgAdminUrl });
