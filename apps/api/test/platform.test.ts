@@ -66,7 +66,7 @@ describe.each(dialects)('platform on %s', (dialect) => {
     const login = (await t.call(null, 'GET', '/login')).body;
     const links = login.match(/<link [^>]+>/g) ?? [];
     expect(links).toEqual([
-      '<link rel="stylesheet" crossorigin href="/assets/login-3.css" />',
+      '<link rel="preload" as="style" crossorigin href="/assets/login-3.css" />',
       '<link rel="modulepreload" crossorigin href="/assets/toasts-1.js" />',
       '<link rel="modulepreload" crossorigin href="/assets/login-2.js" />',
     ]);

@@ -27,7 +27,8 @@ export function preloadTags(preloads: RoutePreloads, pathname: string): string {
   const js = new Set([...(preloads['*']?.js ?? []), ...own.js].filter((f) => safeAsset.test(f)));
   const css = new Set([...(preloads['*']?.css ?? []), ...own.css].filter((f) => safeAsset.test(f)));
   return [
-    ...[...css].map((href) => `  <link rel="stylesheet" crossorigin href="${href}" />\n`),
+    // Fetched early but not render-blocking: the chunk that needs a stylesheet waits for it itself.
+    ...[...css].map((href) => `  <link rel="preload" as="style" crossorigin href="${href}" />\n`),
     ...[...js].map((href) => `  <link rel="modulepreload" crossorigin href="${href}" />\n`),
   ].join('');
 }

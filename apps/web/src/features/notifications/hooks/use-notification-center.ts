@@ -132,13 +132,19 @@ export function useNotificationCenter(userId: number): NotificationCenter {
   );
 
   useEffect(() => {
-    void load(true);
+    // The screen's own requests and first render go first: the tray loads once the browser
+    // is idle (at most 1 s later), so it never delays what the user opened.
+    const start = () => void load(true);
+    const hasIdle = typeof window.requestIdleCallback === 'function';
+    const first = hasIdle ? window.requestIdleCallback(start, { timeout: 1000 }) : window.setTimeout(start, 0);
     const poll = window.setInterval(() => void load(false), POLL_MS);
     const onVisible = () => {
       if (document.visibilityState === 'visible') void load(false);
     };
     document.addEventListener('visibilitychange', onVisible);
     return () => {
+      if (hasIdle) window.cancelIdleCallback(first);
+      else window.clearTimeout(first);
       window.clearInterval(poll);
       document.removeEventListener('visibilitychange', onVisible);
     };
