@@ -18,12 +18,15 @@
  * (migrations still run) and are kept: for measuring a change again and again.
  * `--only REGEX` measures only the endpoints whose label matches. Everything
  * listens on 127.0.0.1 only.
+ *
+ * At the end of the first dialect, Lighthouse (bench/lighthouse.ts) measures
+ * /login and /tickets on that server, mobile and desktop presets, median of
+ * three runs; `--only lighthouse` runs just that, any other `--only` skips it.
  */
 import autocannon from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -34,6 +37,7 @@ import { migrateToLatest } from '../apps/api/src/db/migrator.ts';
 import { seedIfEmpty } from '../apps/api/src/db/seed.ts';
 import { openStream } from '../apps/api/test/notifications-stream-client.ts';
 import { generateTickets } from './generate-tickets.ts';
+import { freePort, printLighthouse, runLighthouse, type LighthouseRow } from './lighthouse.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -55,6 +59,8 @@ const root = path.resolve(import.meta.dirname, '..');
 const only = args.only ? new RegExp(args.only, 'i') : undefined;
 const keep = args.keep && /^[a-z0-9_]+$/.test(args.keep) ? args.keep : undefined;
 if (args.keep && !keep) throw new Error('--keep takes a name of lowercase letters, digits and _');
+const withLighthouse = !only || only.test('lighthouse');
+let lighthouseRows: LighthouseRow[] | undefined;
 
 interface Endpoint {
   label: string;
@@ -199,16 +205,6 @@ const endpoints: Endpoint[] = [
 const percentile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 const ms = (n: number) => n.toFixed(2);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: pgAdminUrl });
@@ -488,7 +484,8 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         LOG_LEVEL: 'silent',
-        WEB_DIST: path.join(dataDir, 'no-web'),
+        // The web app only for Lighthouse (first dialect): otherwise the API alone, as always.
+        ...(withLighthouse && dialect === dialects[0] ? {} : { WEB_DIST: path.join(dataDir, 'no-web') }),
         JWT_SECRET: randomBytes(32).toString('hex'),
         ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '' }),
       },
@@ -559,6 +556,10 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
       });
       console.log(`  live list event p50 ${ms(live.p50)} ms, p99 ${ms(live.p99)} ms`);
     }
+    if (withLighthouse && dialect === dialects[0]) {
+      console.log(`${dialect}: Lighthouse, /login and /tickets, mobile and desktop, three runs each…`);
+      lighthouseRows = await runLighthouse(base);
+    }
     const rss = rssMb(server.pid!);
     rows.push({
       dialect,
@@ -604,6 +605,14 @@ async function bare(): Promise<{ rps: number; p95: number }> {
 console.log('Building the server bundle…');
 const build = spawnSync('npm', ['run', 'build', '--workspace', 'apps/api'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
+if (withLighthouse) {
+  // Lighthouse needs the web app: built when its sources changed since its last build.
+  const web = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--if-stale'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (web.status !== 0) process.exit(web.status ?? 1);
+}
 
 const all: Row[] = [];
 const bareRps = new Map<string, number>();
@@ -623,12 +632,17 @@ for (const dialect of dialects) {
 }
 console.log('\nLatency one request at a time (per_page 10 unless noted), throughput with 10 connections:');
 console.table(all);
+if (lighthouseRows) printLighthouse(lighthouseRows);
 const resultsDir = path.join(root, 'bench/results');
 mkdirSync(resultsDir, { recursive: true });
 const file = path.join(resultsDir, `scale-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
 writeFileSync(
   file,
-  JSON.stringify({ tickets: ticketCount, requests: requestCount, loadavg: loadavg(), rows: all }, null, 2),
+  JSON.stringify(
+    { tickets: ticketCount, requests: requestCount, loadavg: loadavg(), rows: all, lighthouse: lighthouseRows },
+    null,
+    2,
+  ),
 );
 console.log(
   `Results written to ${path.relative(process.cwd(), file)} (load average ${loadavg()

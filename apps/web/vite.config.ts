@@ -2,6 +2,21 @@ import react from '@vitejs/plugin-react';
 import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { precompress } from './vite-plugins/precompress.ts';
+import { routePreloads } from './vite-plugins/route-preloads.ts';
+
+/** The first screens' lazily loaded code, named in index.html by the server (see route-preloads.ts). */
+const signedInShell = [
+  'src/app/query-provider.tsx',
+  'src/app/layout/app-layout.tsx',
+  'src/app/layout/permission-gate.tsx',
+];
+const preloads = routePreloads({
+  '*': ['node_modules/@mantine/notifications/esm/index.mjs'],
+  '/login': ['src/features/auth/components/login-page.tsx'],
+  // The screen itself is not named: announcing all of its chunks too delays the layout's first paint.
+  '/tickets': signedInShell,
+  '/general-tickets': signedInShell,
+});
 
 /**
  * The contract is TypeScript source without a package `sideEffects` hint: its
@@ -16,7 +31,7 @@ const contractHasNoSideEffects: Plugin = {
 };
 
 export default defineConfig({
-  plugins: [react(), contractHasNoSideEffects, precompress()],
+  plugins: [react(), contractHasNoSideEffects, preloads, precompress()],
   resolve: {
     alias: { '@': path.resolve(import.meta.dirname, 'src') },
   },

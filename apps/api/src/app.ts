@@ -21,6 +21,7 @@ import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
 import { workloadRoutes } from './modules/workload/workload.routes.ts';
 import { accessPlugin } from './plugins/access.ts';
+import { compressionPlugin } from './plugins/compression.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin, frameworkErrors } from './plugins/errors.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
@@ -81,6 +82,8 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
   };
 
   await app.register(errorsPlugin);
+  // Before every route (and before the web app's static files, which it leaves pre-compressed).
+  await app.register(compressionPlugin);
   await app.register(securityHeadersPlugin, { servedOverHttps: config.servedOverHttps });
   await app.register(docsPlugin);
   await app.register(accessPlugin, { services });

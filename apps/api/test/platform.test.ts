@@ -18,6 +18,13 @@ describe.each(dialects)('platform on %s', (dialect) => {
       '<!doctype html><html><head><title>Tickets</title></head><body></body></html>',
     );
     writeFileSync(path.join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
+    writeFileSync(
+      path.join(webDist, 'route-preloads.json'),
+      JSON.stringify({
+        '*': { js: ['/assets/toasts-1.js'], css: [] },
+        '/login': { js: ['/assets/login-2.js', '/assets/toasts-1.js', '/x"><script>'], css: ['/assets/login-3.css'] },
+      }),
+    );
     t = await createTestApp(dialect, { WEB_DIST: webDist });
     admin = await t.login('admin');
   });
@@ -53,6 +60,19 @@ describe.each(dialects)('platform on %s', (dialect) => {
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toContain('immutable');
     expect((await t.call(null, 'GET', '/assets/missing.js')).statusCode).toBe(404);
+  });
+
+  it('names the code of a first screen in its index.html (modulepreload), once each, and nothing for other addresses', async () => {
+    const login = (await t.call(null, 'GET', '/login')).body;
+    const links = login.match(/<link [^>]+>/g) ?? [];
+    expect(links).toEqual([
+      '<link rel="preload" as="style" crossorigin href="/assets/login-3.css" />',
+      '<link rel="modulepreload" crossorigin href="/assets/toasts-1.js" />',
+      '<link rel="modulepreload" crossorigin href="/assets/login-2.js" />',
+    ]);
+    expect((await t.call(null, 'GET', '/login/')).body).toContain('/assets/login-2.js');
+    expect((await t.call(null, 'GET', '/areas')).body).not.toContain('modulepreload');
+    expect((await t.call(null, 'GET', '/')).body).not.toContain('modulepreload');
   });
 
   it('refuses PUT and PATCH without a valid X-CSRF-TOKEN (403) and changes nothing', async () => {

@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchPath, Navigate, type RouteObject } from 'react-router';
 import { homePath, paths, routeNameOf } from '@/config/paths.ts';
 import { NotFound } from '@/components/ui/not-found.tsx';
 import { PageLoader } from '@/components/ui/page-loader.tsx';
@@ -7,9 +7,12 @@ import { hasLiveSession, useSession } from '@/lib/session.ts';
 import { GuestOnly, RequireSession } from './guards.tsx';
 import { screens, type Screen } from './routes.tsx';
 
-const AppLayout = lazy(() => import('./layout/app-layout.tsx'));
-const PermissionGate = lazy(() => import('./layout/permission-gate.tsx'));
-const QueryProvider = lazy(() => import('./query-provider.tsx'));
+const loadAppLayout = () => import('./layout/app-layout.tsx');
+const loadPermissionGate = () => import('./layout/permission-gate.tsx');
+const loadQueryProvider = () => import('./query-provider.tsx');
+const AppLayout = lazy(loadAppLayout);
+const PermissionGate = lazy(loadPermissionGate);
+const QueryProvider = lazy(loadQueryProvider);
 
 /** One lazy component per module, so screens sharing a module share a chunk and a component. */
 const lazyByLoader = new Map<Screen['load'], LazyExoticComponent<ComponentType>>();
@@ -26,7 +29,8 @@ function toRoute(screen: Screen): RouteObject {
   const Page = lazyScreen(screen.load);
   const page =
     screen.access === 'permission' ? (
-      <PermissionGate routeName={routeNameOf(screen.path)}>
+      // The screen's chunk loads while /check-permission is asked, not after it answers.
+      <PermissionGate routeName={routeNameOf(screen.path)} preload={screen.load}>
         <Page />
       </PermissionGate>
     ) : (
@@ -99,4 +103,26 @@ export const routes: RouteObject[] = [
   { path: '*', element: <UnknownPath /> },
 ];
 
-export const createAppRouter = () => createBrowserRouter(routes);
+/**
+ * Starts loading, at once and together, the code the opened address will need:
+ * its screen and, signed in, the layout, the query client and the permission
+ * gate. Otherwise each would wait for the one above it to load and render (a
+ * phone on a slow network waits a round trip for each).
+ */
+export function preloadScreenOf(pathname: string): void {
+  const screen = screens.find((s) => matchPath(s.path, pathname));
+  if (!screen) return;
+  const needsSession = screen.access === 'session' || screen.access === 'permission';
+  if (needsSession && !hasLiveSession()) return;
+  const loads: (() => Promise<unknown>)[] = [screen.load];
+  if (needsSession) loads.push(loadQueryProvider);
+  if (needsSession && screen.withLayout !== false) loads.push(loadAppLayout);
+  if (screen.access === 'permission') loads.push(loadPermissionGate);
+  // A failed load is retried, and reported, by the lazy component that needs it.
+  for (const load of loads) void load().catch(() => undefined);
+}
+
+export const createAppRouter = () => {
+  preloadScreenOf(window.location.pathname);
+  return createBrowserRouter(routes);
+};

@@ -24,6 +24,8 @@ export const theme = createTheme({
   focusRing: 'auto',
   components: {
     Tooltip: { defaultProps: { withArrow: true, openDelay: 150 } },
+    // Every toast's close button has a name (shown with notifications.show() anywhere).
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Cerrar notificación' } } },
     Modal: {
       defaultProps: {
         centered: true,

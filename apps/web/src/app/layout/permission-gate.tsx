@@ -12,8 +12,20 @@ import { clearSession, useSession } from '@/lib/session.ts';
  * Asks /check-permission for the route and renders the screen only with r
  * (SPEC §6), giving it the section flags through `useSectionAccess()`.
  */
-export default function PermissionGate({ routeName, children }: { routeName: string; children: ReactNode }) {
+export default function PermissionGate({
+  routeName,
+  preload,
+  children,
+}: {
+  routeName: string;
+  /** Starts loading the screen's code alongside the permission check (a lazy import is loaded once). */
+  preload?: () => Promise<unknown>;
+  children: ReactNode;
+}) {
   const session = useSession();
+  useEffect(() => {
+    void preload?.().catch(() => undefined);
+  }, [preload]);
   const query = useQuery({ ...checkPermissionQuery(session!, routeName), enabled: session !== null });
 
   const error = query.error;

@@ -95,7 +95,12 @@ export function DataTable<R>({
   return (
     <>
       <LoadErrorNotice error={error} onRetry={onRetry} />
-      <Table.ScrollContainer minWidth={minWidth} maxHeight={isInModal ? undefined : TABLE_MAX_HEIGHT}>
+      <Table.ScrollContainer
+        minWidth={minWidth}
+        maxHeight={isInModal ? undefined : TABLE_MAX_HEIGHT}
+        // The box scrolls (630 px high, or narrower than the table): a keyboard can reach and scroll it (WCAG 2.1.1).
+        scrollAreaProps={{ viewportProps: { tabIndex: 0, ...(label ? { role: 'region', 'aria-label': label } : {}) } }}
+      >
         <Table
           striped
           highlightOnHover={!isInModal}

@@ -81,6 +81,9 @@ export function useNotificationCenter(userId: number): NotificationCenter {
   const stateRef = useRef(state);
   const lastFetchAt = useRef(0);
   const isFetching = useRef(false);
+  // The stream opens once the first list has answered: it then asks only for what is newer
+  // (`since`), instead of replaying every unread notification one by one, each as a toast.
+  const [isListAnswered, setListAnswered] = useState(false);
 
   const commit = useCallback((next: NotificationState) => {
     stateRef.current = next;
@@ -115,19 +118,26 @@ export function useNotificationCenter(userId: number): NotificationCenter {
         console.warn('No se pudieron cargar las notificaciones', error);
       } finally {
         isFetching.current = false;
+        setListAnswered(true);
       }
     },
     [take],
   );
 
   useEffect(() => {
-    void load(true);
+    // The screen's own requests and first render go first: the tray loads once the browser
+    // is idle (at most 1 s later), so it never delays what the user opened.
+    const start = () => void load(true);
+    const hasIdle = typeof window.requestIdleCallback === 'function';
+    const first = hasIdle ? window.requestIdleCallback(start, { timeout: 1000 }) : window.setTimeout(start, 0);
     const poll = window.setInterval(() => void load(false), POLL_MS);
     const onVisible = () => {
       if (document.visibilityState === 'visible') void load(false);
     };
     document.addEventListener('visibilitychange', onVisible);
     return () => {
+      if (hasIdle) window.cancelIdleCallback(first);
+      else window.clearTimeout(first);
       window.clearInterval(poll);
       document.removeEventListener('visibilitychange', onVisible);
     };
@@ -135,7 +145,7 @@ export function useNotificationCenter(userId: number): NotificationCenter {
 
   const onTicketChanged = useTicketRefresh();
   const streamStatus = useNotificationStream({
-    isEnabled: true,
+    isEnabled: isListAnswered,
     getSince: () => newestKnownId(stateRef.current),
     onNotification: (notification) => take(applyPushed(stateRef.current, notification)),
     onTicketChanged,
