@@ -1,29 +1,69 @@
-import compress from '@fastify/compress';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import { constants } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /** Answers smaller than this go as they are: compressing them costs more than it saves. */
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
+/** What is worth compressing: JSON and text, never the live `text/event-stream`. */
+const COMPRESSIBLE = /^(application\/(json|javascript|xml)|text\/(?!event-stream))/i;
+
+const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
+const GZIP_OPTIONS = { level: 4 };
+
+/** The encoding to answer with for an Accept-Encoding header: brotli when accepted at least as much as gzip. */
+export function preferredEncoding(header: string | undefined): 'br' | 'gzip' | null {
+  if (!header) return null;
+  const weights = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    weights.set(name.trim(), Number.isFinite(weight) ? weight : 0);
+  }
+  const weightOf = (encoding: string) => weights.get(encoding) ?? weights.get('*') ?? 0;
+  const [br, gzip] = [weightOf('br'), weightOf('gzip')];
+  if (br > 0 && br >= gzip) return 'br';
+  return gzip > 0 ? 'gzip' : null;
+}
+
+function addVary(reply: FastifyReply) {
+  const vary = reply.getHeader('vary');
+  const values =
+    vary === undefined
+      ? []
+      : String(vary)
+          .split(',')
+          .map((v) => v.trim());
+  if (!values.some((v) => v.toLowerCase() === 'accept-encoding' || v === '*')) {
+    void reply.header('vary', [...values, 'Accept-Encoding'].join(', '));
+  }
+}
+
 /**
  * Compresses API answers of 1 KB or more (JSON lists, the notifications tray)
- * with brotli or gzip, at a cheap level, when the client asks for it. The web
- * app's files are compressed at build time (web.ts serves the .br/.gz files as
- * they are), the live notifications stream (`text/event-stream`, a hijacked
- * reply) is never compressed, and the CSV exports opt out (`compress: false`) so
- * that every row leaves as soon as it is written. Compressed request bodies are
- * not accepted (no decompression hook).
+ * with brotli or gzip, at a cheap level, when the client asks for it. The answer
+ * is already whole in memory, so it is compressed in one synchronous call: a
+ * compression stream per answer added more than a millisecond to each. Streamed
+ * answers (the CSV exports, which write each row as it is read; the web app's
+ * files, compressed at build time and served as they are by web.ts) and the
+ * live notifications stream (a hijacked reply) are left alone. Compressed
+ * request bodies are not accepted.
  */
 export const compressionPlugin = fp(
   async (app: FastifyInstance) => {
-    await app.register(compress, {
-      global: true,
-      globalDecompression: false,
-      threshold: COMPRESSION_THRESHOLD_BYTES,
-      encodings: ['br', 'gzip'],
-      brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
-      zlibOptions: { level: 4 },
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
+      if (request.method === 'HEAD' || reply.hasHeader('content-encoding')) return done(null, payload);
+      if (Buffer.byteLength(payload) < COMPRESSION_THRESHOLD_BYTES) return done(null, payload);
+      if (!COMPRESSIBLE.test(String(reply.getHeader('content-type') ?? ''))) return done(null, payload);
+      addVary(reply);
+      const encoding = preferredEncoding(request.headers['accept-encoding']);
+      if (!encoding) return done(null, payload);
+      const body = encoding === 'br' ? brotliCompressSync(payload, BROTLI_OPTIONS) : gzipSync(payload, GZIP_OPTIONS);
+      void reply.header('content-encoding', encoding);
+      reply.removeHeader('content-length');
+      done(null, body);
     });
   },
   { name: 'compression' },

@@ -37,8 +37,6 @@ export const auditRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
   app.post(
     '/audit-log/export',
     {
-      // Streamed row by row: compression would hold rows back in its buffer.
-      compress: false,
       config: { access },
       schema: {
         tags,

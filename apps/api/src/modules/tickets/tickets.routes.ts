@@ -159,8 +159,6 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
   app.post(
     '/tickets/export',
     {
-      // Streamed row by row: compression would hold rows back in its buffer.
-      compress: false,
       config: {
         access: {
           anyOf: [SECTIONS.tickets, SECTIONS.generalTickets, SECTIONS.currentTickets, SECTIONS.oldTickets].map(
