@@ -38,7 +38,11 @@ export function routePreloads(routes: Record<string, string[]>): Plugin {
           }
         };
         for (const module of modules) {
-          const chunk = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(`/${module}`));
+          const isModule = (id: string | null) => id?.replaceAll('\\', '/').endsWith(`/${module}`) ?? false;
+          // A dynamic entry Rollup merged with another has no facade: find it among the chunk's modules.
+          const chunk =
+            chunks.find((c) => isModule(c.facadeModuleId)) ??
+            chunks.find((c) => c.isDynamicEntry && c.moduleIds.some(isModule));
           if (!chunk) this.error(`route-preloads: no chunk is built from ${module}`);
           visit(chunk);
         }
