@@ -216,3 +216,44 @@ describe.each(dialects)('ticket list filters and sorts on %s', (dialect) => {
     expect(future.json().meta.total).toBe(0);
   });
 });
+
+/** Filtered lists read the text index (SQLite: FTS5 `attrs`), which writers bring up to date a moment later. */
+describe.each(dialects)('a filtered list right after a write on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(() => t?.close());
+
+  it('shows a ticket just created and just assigned, before the index would catch up by itself', async () => {
+    const [admin, agente] = await Promise.all([t.login('admin'), t.login('agente')]);
+    const agenteId = (
+      await t.services.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('username', '=', 'agente')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const created = await t.call(admin, 'POST', '/api/tickets/create', {
+      name: 'Rampa recién asignada',
+      description: 'Aparece en la lista filtrada al momento',
+      area_id: 1,
+      project_id: 1,
+      category_id: 1,
+      priority_type_id: 4,
+      difficulty_id: 1,
+      status_id: 1,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = (created.json() as { data: { id: number } }).data.id;
+    const assigned = await t.call(admin, 'PATCH', `/api/tickets/${id}/assign/${agenteId}`, {});
+    expect(assigned.statusCode, assigned.body).toBeLessThan(300);
+
+    const mine = await t.call(agente, 'POST', '/api/tickets', { filters: { priority_type_id: [4] } });
+    expect((mine.json() as { data: { id: number }[] }).data.map((r) => r.id)).toContain(id);
+    const general = await t.call(admin, 'POST', '/api/general-tickets', {
+      filters: { user_assigned_id: [agenteId], priority_type_id: [4] },
+    });
+    expect((general.json() as { data: { id: number }[] }).data.map((r) => r.id)).toContain(id);
+  });
+});

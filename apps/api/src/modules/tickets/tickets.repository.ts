@@ -286,7 +286,6 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
    * (syncTicketIndex, SQLite), as filters read the index too.
    */
   async function resolvedSearch(search: TicketSearch): Promise<TicketSearch> {
-    if (search.kind === 'none') return search; // no index to read
     await syncTicketIndex(db, database.dialect);
     if (search.kind !== 'words') return search;
     const terms = await Promise.all(search.words.map(async (word) => ({ word, terms: await wordsStartingWith(word) })));
@@ -422,12 +421,14 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
      */
     async list(filter: TicketFilter, { page, per_page }: Pick<TTicketListQuery, 'page' | 'per_page'>) {
       const offset = (page - 1) * per_page;
-      const search = await resolvedSearch(parseTicketSearch(filter.search));
-      if (isPlain(filter) && search.kind === 'none' && filter.scope.kind === 'all' && offset <= DIRECT_MAX_OFFSET) {
+      const parsed = parseTicketSearch(filter.search);
+      if (isPlain(filter) && parsed.kind === 'none' && filter.scope.kind === 'all' && offset <= DIRECT_MAX_OFFSET) {
         // The plainest page: its rows in one statement, its total from the counters beside it.
         const [rows, total] = await Promise.all([allScopeRows(filter, per_page, offset), countedTotal(filter)]);
         return { data: await withNames(rows), meta: pageMeta(total, { page, per_page }) };
       }
+      // Filtered lists and searches read the text index (SQLite: FTS5 `attrs`): brought up to date first.
+      const search = await resolvedSearch(parsed);
       const slice: Slice = isNothing(search)
         ? { ids: [], total: 0, isLowerBound: false }
         : !isPlain(filter)
