@@ -19,6 +19,7 @@ import type { DB, TicketsTable } from '../../db/schema.ts';
 import { ATTR, COUNT_KIND } from '../../db/ticket-derivations.ts';
 import { fts5Body, pgTsquery, termsOf, type TicketSearch } from './ticket-search.ts';
 import { createPostgresSearch } from './ticket-search.repository.ts';
+import { TICKET_COLUMNS } from './ticket-columns.ts';
 
 /**
  * The ticket lists with filters and sorts (issue 12), beside the plain lists of
@@ -114,15 +115,6 @@ const walkColumns = [
   'difficulty_id',
   'created_by',
   'user_assigned_id',
-] as const;
-
-/** The ticket row the export writes (never PostgreSQL's `search_doc`, which `t.*` would carry). */
-const rowColumns = [
-  ...walkColumns.map((c) => `t.${c}` as const),
-  't.name',
-  't.description',
-  't.created_at',
-  't.updated_at',
 ] as const;
 
 const sortColumns: Record<TicketSortColumn, SortableColumn> = {
@@ -656,7 +648,7 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
           const after: RawBuilder<unknown> =
             afterId === null ? sql`` : sql` and rowid ${sql.raw(dir === 'desc' ? '<' : '>')} ${afterId}`;
           const rows: Selectable<TicketsTable>[] = await fromTickets()
-            .select(rowColumns)
+            .select(TICKET_COLUMNS)
             .where(
               sql<SqlBool>`t.id in (select rowid from tickets_fts where tickets_fts match ${match} and ${rowidRange(range)}${after}
                 order by rowid ${sql.raw(dir)} limit ${sql.lit(size)})`,
@@ -671,7 +663,7 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
       const column = sortColumns[spec.sort.by];
       let after: Cursor | null = null;
       for (;;) {
-        let q = rowQuery(spec, stages, range).select(rowColumns);
+        let q = rowQuery(spec, stages, range).select(TICKET_COLUMNS);
         if (after) {
           const { value, id } = after;
           const op = sql.raw(dir === 'desc' ? '<' : '>');

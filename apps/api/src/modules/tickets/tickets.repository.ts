@@ -358,22 +358,9 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
           .select(sql<string>`x.name || ' ' || x.last_name`.as('full_name'))
           .whereRef('x.id', '=', column);
       return [
-        't.id',
-        't.name',
-        't.description',
-        't.area_id',
-        't.project_id',
-        't.category_id',
-        't.priority_type_id',
-        't.difficulty_id',
-        't.status_id',
-        't.created_by',
-        't.user_assigned_id',
-        't.created_at',
-        't.updated_at',
+        ...TICKET_COLUMNS,
         nameOf('priority_types', 'priority_type_id').$asScalar().$notNull().as('priority_name'),
         status().select('x.name').$asScalar().$notNull().as('status_name'),
-        status().select('x.stage').$asScalar().$notNull().as('stage'),
         nameOf('projects', 'project_id').$asScalar().$notNull().as('project_name'),
         nameOf('areas', 'area_id').$asScalar().$notNull().as('area_name'),
         nameOf('categories', 'category_id').$asScalar().$notNull().as('category_name'),
@@ -388,7 +375,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
   const toTicket = (r: DetailRow): TTicket =>
     ticketOf(r, {
       priority: r.priority_name,
-      status: { name: r.status_name, stage: r.stage as TicketStage },
+      status: { name: r.status_name, stage: r.stage },
       project: r.project_name,
       area: r.area_name,
       category: r.category_name,
@@ -592,7 +579,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
         created_at: r.created_at,
         priorities: { name: r.priority_name },
         difficulties: { name: r.difficulty_name },
-        status_tickets: { name: r.status_name, stage: r.stage as TicketStage },
+        status_tickets: { name: r.status_name, stage: r.stage },
       }));
     },
 
