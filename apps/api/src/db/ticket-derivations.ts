@@ -285,6 +285,16 @@ export async function syncTicketIndex(db: Kysely<DB>, dialect: Dialect): Promise
   if (dialect !== 'sqlite') return;
   const waiting = await sql<{ id: number }>`select id from tickets_fts_pending limit 1`.execute(db);
   if (waiting.rows.length === 0) return;
+  // One transaction: another sync (a search's, the writers' batch) must not run between
+  // these statements, or it would empty the queue this one is still reading.
+  await inTransaction(db, writeQueuedToIndex);
+}
+
+/** Runs `fn` in `db`'s transaction, or in a new one. */
+const inTransaction = <T>(db: Kysely<T>, fn: (trx: Kysely<T>) => Promise<void>) =>
+  db.isTransaction ? fn(db) : db.transaction().execute(fn);
+
+async function writeQueuedToIndex(db: Kysely<DB>): Promise<void> {
   await sql
     .raw(
       `insert or replace into tickets_fts (rowid, body, attrs)
@@ -362,14 +372,18 @@ export async function rebuildTicketCounts<T>(db: Kysely<T>): Promise<void> {
 }
 
 /** Recomputes SQLite's FTS5 index from the tickets. */
-async function rebuildSqliteIndex<T>(db: Kysely<T>): Promise<void> {
-  await sql`insert into tickets_fts (tickets_fts) values ('delete-all')`.execute(db);
-  await sql`delete from tickets_fts_pending`.execute(db);
-  await sql
-    .raw(
-      `insert into tickets_fts (rowid, body, attrs) select id, name || ' ' || description, ${attrsOf('tickets')} from tickets`,
-    )
-    .execute(db);
+function rebuildSqliteIndex<T>(db: Kysely<T>): Promise<void> {
+  // One transaction, so no queued sync runs between emptying the index and filling it again.
+  return inTransaction(db, async (trx) => {
+    // The queued tickets' words go to ticket_words first (the queue is where writers leave them).
+    await writeQueuedToIndex(trx as unknown as Kysely<DB>);
+    await sql`insert into tickets_fts (tickets_fts) values ('delete-all')`.execute(trx);
+    await sql
+      .raw(
+        `insert into tickets_fts (rowid, body, attrs) select id, name || ' ' || description, ${attrsOf('tickets')} from tickets`,
+      )
+      .execute(trx);
+  });
 }
 
 /** PostgreSQL: the GIN index of `search_doc` (a migration's, or after a bulk load). */
