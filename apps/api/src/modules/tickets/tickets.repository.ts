@@ -202,7 +202,10 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
    */
   async function unsearchedIds(filter: TicketFilter, limit: number, offset: number): Promise<number[]> {
     const { scope } = filter;
-    if (scope.kind === 'all') return (await allScopeRows(filter, limit, offset)).map((r) => r.id);
+    if (scope.kind === 'all') {
+      // Ids only: a deep page skips its offset in the id index (index-only on PostgreSQL), not in the rows.
+      return (await allScopePage(filter, limit, offset).select('t.id').execute()).map((r) => r.id);
+    }
     const newestOf = (column: 't.created_by' | 't.user_assigned_id') =>
       db.selectFrom(
         fromTickets(db)
@@ -223,15 +226,9 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
     return rows.map((r) => r.id);
   }
 
-  /** A page of every ticket (in a stage), newest first, read whole in one statement from the id order. */
-  const allScopeRows = (filter: TicketFilter, limit: number, offset: number) =>
-    fromTickets(db)
-      .select(TICKET_COLUMNS)
-      .where(scopeAndStage(filter))
-      .orderBy('t.id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute();
+  /** A page of every ticket (in a stage), newest first, in the id order. */
+  const allScopePage = (filter: TicketFilter, limit: number, offset: number) =>
+    fromTickets(db).where(scopeAndStage(filter)).orderBy('t.id', 'desc').limit(limit).offset(offset);
 
   /** The exact size of a list without a search, from the maintained counters. */
   async function countedTotal(filter: TicketFilter): Promise<number> {
@@ -411,7 +408,10 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
       const parsed = parseTicketSearch(filter.search);
       if (isPlain(filter) && parsed.kind === 'none' && filter.scope.kind === 'all' && offset <= DIRECT_MAX_OFFSET) {
         // The plainest page: its rows in one statement, its total from the counters beside it.
-        const [rows, total] = await Promise.all([allScopeRows(filter, per_page, offset), countedTotal(filter)]);
+        const [rows, total] = await Promise.all([
+          allScopePage(filter, per_page, offset).select(TICKET_COLUMNS).execute(),
+          countedTotal(filter),
+        ]);
         return { data: await withNames(rows), meta: pageMeta(total, { page, per_page }) };
       }
       // Filtered lists and searches read the text index (SQLite: FTS5 `attrs`): brought up to date first.
