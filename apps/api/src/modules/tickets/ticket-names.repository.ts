@@ -1,6 +1,7 @@
 import type { TicketStage } from '@portal/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { createLoadingCache } from '../../lib/loading-cache.ts';
 import type { Invalidation, NotificationBus } from '../notifications/notifications.bus.ts';
 
 /** The names a ticket's row refers to. */
@@ -55,16 +56,13 @@ export function createTicketNamesRepository(
   bus: Pick<NotificationBus, 'onInvalidate' | 'canCache'>,
 ) {
   const { db } = database;
-  let catalogs: Promise<CatalogNames> | null = null;
-  let catalogGeneration = 0;
+  // The catalogues are read whole: one entry.
+  const catalogs = createLoadingCache<'all', CatalogNames>(1, () => bus.canCache());
   const users = new Map<number, string>();
   let userGeneration = 0;
 
   bus.onInvalidate((invalidation: Invalidation) => {
-    if (invalidation.kind === 'catalogs' || invalidation.kind === 'all') {
-      catalogGeneration += 1;
-      catalogs = null;
-    }
+    if (invalidation.kind === 'catalogs' || invalidation.kind === 'all') catalogs.clear();
     if (invalidation.kind === 'user') {
       userGeneration += 1;
       users.delete(invalidation.userId);
@@ -96,20 +94,7 @@ export function createTicketNamesRepository(
     };
   }
 
-  function catalogNames(): Promise<CatalogNames> {
-    if (!bus.canCache()) return loadCatalogs();
-    if (catalogs) return catalogs;
-    const startedAt = catalogGeneration;
-    const loading = loadCatalogs();
-    catalogs = loading;
-    const forget = () => {
-      if (catalogs === loading) catalogs = null;
-    };
-    loading.then(() => {
-      if (catalogGeneration !== startedAt) forget();
-    }, forget);
-    return loading;
-  }
+  const catalogNames = () => catalogs.get('all', loadCatalogs);
 
   /** The names of these users: the cached ones, and the others read in one query. */
   async function userNames(ids: Iterable<number>): Promise<Map<number, string>> {
