@@ -275,7 +275,7 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
   type Cursor = { value: string | number; id: number };
 
   /** Counts the row query within [lo, hi] up to `limit` (SQLite: through the FTS5 index when there is a match). */
-  async function countIn(plan: Plan, lo: number, hi: number, limit: number): Promise<number> {
+  async function countIn(plan: Plan, lo: number, hi: number, limit: number, q: Kysely<DB> = db): Promise<number> {
     const window: IdRange = {
       min: plan.range.min === null ? lo : Math.max(lo, plan.range.min),
       max: plan.range.max === null ? hi : Math.min(hi, plan.range.max),
@@ -293,14 +293,15 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
       const rows =
         plan.spec.search.kind === 'none'
           ? ids
-          : sql`select t.id from tickets t where t.id in (${ids}) and ${unindexed(plan)}`;
+          : sql`select t.id from tickets t where t.id in (${ids}) and t.id >= ${window.min} and t.id <= ${window.max}
+              and ${unindexed(plan)}`;
       const {
         rows: [row],
-      } = await sql<{ n: number | string }>`select count(*) as n from (${rows} limit ${sql.lit(limit)}) c`.execute(db);
+      } = await sql<{ n: number | string }>`select count(*) as n from (${rows} limit ${sql.lit(limit)}) c`.execute(q);
       return Number(row?.n ?? 0);
     }
-    const { n } = await db
-      .selectFrom(rowQuery(plan.spec, plan.stages, window).select(sql.lit(1).as('one')).limit(limit).as('capped'))
+    const { n } = await q
+      .selectFrom(rowQuery(plan.spec, plan.stages, window, q).select(sql.lit(1).as('one')).limit(limit).as('capped'))
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(n);
@@ -308,16 +309,15 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
 
   /**
    * Whether one match lies in [lo, hi], read lazily from the newest: FTS5 on SQLite; on
-   * PostgreSQL the id index with the conditions on the row (an INTERSECT would read its
-   * branches whole before answering).
+   * PostgreSQL the id index with the conditions on the row.
    */
-  async function existsIn(plan: Plan, lo: number, hi: number): Promise<boolean> {
-    if (plan.match !== null || database.dialect !== 'postgres') return (await countIn(plan, lo, hi, 1)) > 0;
+  async function existsIn(plan: Plan, lo: number, hi: number, q: Kysely<DB> = db): Promise<boolean> {
+    if (plan.match !== null || database.dialect !== 'postgres') return (await countIn(plan, lo, hi, 1, q)) > 0;
     const window: IdRange = {
       min: plan.range.min === null ? lo : Math.max(lo, plan.range.min),
       max: plan.range.max === null ? hi : Math.min(hi, plan.range.max),
     };
-    const row = await rowQuery(plan.spec, plan.stages, window)
+    const row = await rowQuery(plan.spec, plan.stages, window, q)
       .select('t.id')
       .orderBy('t.id', 'desc')
       .limit(1)
@@ -327,9 +327,9 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
 
   /**
    * PostgreSQL: the ids in [lo, hi] of every filter that has a `(column, id)` index (scope,
-   * stage, status, priority, project, area, category, difficulty, creator, assignee), as an
-   * INTERSECT of index-only range scans, so counting a window costs the index entries of its
-   * filters in it and never reads a ticket row. Null when no such filter applies.
+   * stage, status, priority, project, area, category, difficulty, creator, assignee): index-only
+   * range scans joined on the id, so counting a window costs the index entries of its filters
+   * in it and never reads a ticket row. Run inside `mergeJoined`. Null when no such filter applies.
    */
   function indexedIds(plan: Plan, window: IdRange): RawBuilder<unknown> | null {
     const { spec, stages } = plan;
@@ -356,12 +356,28 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
       branches.push(parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` union `)})`);
     }
     if (branches.length === 0) return null;
-    // INTERSECT (hashed) costs the entries of each branch whatever the statistics say; a join
-    // of the branches was as fast with fresh statistics and took seconds without them.
-    return sql.join(
-      branches.map((b) => sql`(${b})`),
-      sql` intersect `,
-    );
+    // Each branch comes in id order (its `(column, id)` index), so a merge join walks them side
+    // by side; mergeJoined rules out the hash and nested-loop joins stale statistics could pick
+    // (seconds). A hashed INTERSECT costs four times as much: 13.8 ms against 3.3 ms for a
+    // 40,000-id window of three filters at a million tickets.
+    const [first, ...rest] = branches;
+    return sql`select b0.id from (${first}) b0 ${sql.join(
+      rest.map((b, i) => sql`join (${b}) ${sql.raw(`b${i + 1}`)} on ${sql.raw(`b${i + 1}`)}.id = b0.id`),
+      sql` `,
+    )}`;
+  }
+
+  /**
+   * Runs `read` where PostgreSQL may join only by merging (what indexedIds is written for);
+   * on SQLite as it is.
+   */
+  async function mergeJoined<T>(read: (q: Kysely<DB>) => Promise<T>): Promise<T> {
+    if (database.dialect !== 'postgres') return read(db);
+    return db.transaction().execute(async (trx) => {
+      await sql`set local enable_hashjoin = off`.execute(trx);
+      await sql`set local enable_nestloop = off`.execute(trx);
+      return read(trx);
+    });
   }
 
   /** What the indexed ids leave to check on the row: the search (PostgreSQL; its own index). */
@@ -393,24 +409,26 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
    * (then "more than what was counted", once one more match is known to exist). Also the
    * density of the matches over the ids it covered, which plans the page.
    */
-  async function windowedCount(plan: Plan, bounds: { lo: number; hi: number }): Promise<Total> {
-    const started = performance.now();
-    let counted = 0;
-    let hi = bounds.hi;
-    let width = firstWindow;
-    for (;;) {
-      const lo = Math.max(bounds.lo, hi - width + 1);
-      counted += await countIn(plan, lo, hi, TICKET_COUNT_CAP + 1 - counted);
-      const density = counted / (bounds.hi - lo + 1);
-      if (counted > TICKET_COUNT_CAP) return { ...capped(counted), density };
-      if (lo <= bounds.lo) return { total: counted, isLowerBound: false, density };
-      hi = lo - 1;
-      width *= 2;
-      if (width > 2 * firstWindow && performance.now() - started > countBudgetMs) {
-        const more = await existsIn(plan, bounds.lo, hi);
-        return { total: counted, isLowerBound: more, density };
+  function windowedCount(plan: Plan, bounds: { lo: number; hi: number }): Promise<Total> {
+    return mergeJoined(async (q) => {
+      const started = performance.now();
+      let counted = 0;
+      let hi = bounds.hi;
+      let width = firstWindow;
+      for (;;) {
+        const lo = Math.max(bounds.lo, hi - width + 1);
+        counted += await countIn(plan, lo, hi, TICKET_COUNT_CAP + 1 - counted, q);
+        const density = counted / (bounds.hi - lo + 1);
+        if (counted > TICKET_COUNT_CAP) return { ...capped(counted), density };
+        if (lo <= bounds.lo) return { total: counted, isLowerBound: false, density };
+        hi = lo - 1;
+        width *= 2;
+        if (width > 2 * firstWindow && performance.now() - started > countBudgetMs) {
+          const more = await existsIn(plan, bounds.lo, hi, q);
+          return { total: counted, isLowerBound: more, density };
+        }
       }
-    }
+    });
   }
 
   /** The counted sets (`ticket_counts`) whose sum is the list's exact size; null when a filter is not counted there. */
