@@ -14,8 +14,9 @@ const preloads = routePreloads({
   '*': ['node_modules/@mantine/notifications/esm/index.mjs'],
   '/login': ['src/features/auth/components/login-page.tsx'],
   // The screen itself is not named: announcing all of its chunks too delays the layout's first paint.
-  '/tickets': signedInShell,
-  '/general-tickets': signedInShell,
+  // Its first requests' code is (features/tickets/prefetch.ts, started by preloadScreenOf in router.tsx).
+  '/tickets': [...signedInShell, 'src/features/tickets/prefetch.ts'],
+  '/general-tickets': [...signedInShell, 'src/features/tickets/prefetch.ts'],
 });
 
 /**

@@ -2,12 +2,13 @@ import '@fontsource/inter/latin-400.css';
 import '@fontsource/inter/latin-500.css';
 import '@fontsource/inter/latin-600.css';
 import '@fontsource/inter/latin-700.css';
-import '@mantine/core/styles.css';
+import './app/mantine-first.css';
 import '@mantine/notifications/styles.css';
 import './app/global.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
+import { addRemainingMantineStyles } from './app/mantine-styles.ts';
 
 // A transition: React renders the first screen in slices of a few milliseconds, so the
 // browser is never blocked by one long task while the app starts (Lighthouse's TBT).
@@ -18,3 +19,4 @@ startTransition(() => {
     </StrictMode>,
   );
 });
+addRemainingMantineStyles();

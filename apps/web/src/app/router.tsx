@@ -3,7 +3,7 @@ import { createBrowserRouter, matchPath, Navigate, type RouteObject } from 'reac
 import { homePath, paths, routeNameOf } from '@/config/paths.ts';
 import { NotFound } from '@/components/ui/not-found.tsx';
 import { PageLoader } from '@/components/ui/page-loader.tsx';
-import { hasLiveSession, useSession } from '@/lib/session.ts';
+import { getSession, hasLiveSession, useSession } from '@/lib/session.ts';
 import { GuestOnly, RequireSession } from './guards.tsx';
 import { screens, type Screen } from './routes.tsx';
 
@@ -107,9 +107,10 @@ export const routes: RouteObject[] = [
  * Starts loading, at once and together, the code the opened address will need:
  * its screen and, signed in, the layout, the query client and the permission
  * gate. Otherwise each would wait for the one above it to load and render (a
- * phone on a slow network waits a round trip for each).
+ * phone on a slow network waits a round trip for each). Signed in, it also asks
+ * at once for the route's permission and the screen's first data (`startRequests`).
  */
-export function preloadScreenOf(pathname: string): void {
+export function preloadScreenOf(pathname: string, search = ''): void {
   const screen = screens.find((s) => matchPath(s.path, pathname));
   if (!screen) return;
   const needsSession = screen.access === 'session' || screen.access === 'permission';
@@ -120,9 +121,29 @@ export function preloadScreenOf(pathname: string): void {
   if (screen.access === 'permission') loads.push(loadPermissionGate);
   // A failed load is retried, and reported, by the lazy component that needs it.
   for (const load of loads) void load().catch(() => undefined);
+  if (needsSession) void startRequests(screen, new URLSearchParams(search)).catch(() => undefined);
+}
+
+/**
+ * The permission check and the screen's first data, asked into the query cache
+ * as soon as the query client has loaded: the gate and the screen then find
+ * them under way (the same queries) instead of asking one after the other.
+ */
+async function startRequests(screen: Screen, search: URLSearchParams): Promise<void> {
+  const [{ queryClient }, { checkPermissionQuery }, prefetch] = await Promise.all([
+    import('@/lib/query-client.ts'),
+    import('@/lib/permissions.ts'),
+    screen.prefetch?.(),
+  ]);
+  const session = getSession();
+  if (!session) return;
+  if (screen.access === 'permission') {
+    void queryClient.prefetchQuery(checkPermissionQuery(session, routeNameOf(screen.path)));
+  }
+  prefetch?.(queryClient, search);
 }
 
 export const createAppRouter = () => {
-  preloadScreenOf(window.location.pathname);
+  preloadScreenOf(window.location.pathname, window.location.search);
   return createBrowserRouter(routes);
 };

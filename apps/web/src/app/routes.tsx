@@ -1,5 +1,7 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { paths } from '@/config/paths.ts';
+import type { TicketListKind } from '@/features/tickets/api/tickets-api.ts';
 
 /**
  * Who may open a screen:
@@ -17,6 +19,11 @@ export interface Screen {
   load: () => Promise<{ default: ComponentType }>;
   /** Signed-in screens render inside the sidebar layout unless this is false. */
   withLayout?: boolean;
+  /**
+   * Starts the screen's first data requests (with its URL query) when the app opens on
+   * its address, alongside the permission check instead of after it (see `preloadScreenOf`).
+   */
+  prefetch?: () => Promise<(queryClient: QueryClient, search: URLSearchParams) => void>;
 }
 
 /**
@@ -25,6 +32,12 @@ export interface Screen {
  * (and, if it belongs in the sidebar, one line in `src/config/menu.ts`).
  */
 const catalogPage = () => import('@/features/catalogs/components/catalog-page.tsx');
+const ticketList =
+  (kind: TicketListKind): Screen['prefetch'] =>
+  () =>
+    import('@/features/tickets/prefetch.ts').then(
+      (m) => (client, search) => m.prefetchTicketList(client, kind, search),
+    );
 
 // prettier-ignore
 export const screens: Screen[] = [
@@ -51,8 +64,8 @@ export const screens: Screen[] = [
   { path: paths.users, access: 'permission', load: () => import('@/features/users/components/users-page.tsx') },
   { path: paths.routes, access: 'permission', load: () => import('@/features/access/components/roles-permissions-page.tsx') },
   { path: paths.auditLog, access: 'permission', load: () => import('@/features/audit-log/components/audit-log-page.tsx') },
-  { path: paths.tickets, access: 'permission', load: () => import('@/features/tickets/components/tickets-page.tsx') },
-  { path: paths.generalTickets, access: 'permission', load: () => import('@/features/tickets/components/general-tickets-page.tsx') },
+  { path: paths.tickets, access: 'permission', load: () => import('@/features/tickets/components/tickets-page.tsx'), prefetch: ticketList('mine') },
+  { path: paths.generalTickets, access: 'permission', load: () => import('@/features/tickets/components/general-tickets-page.tsx'), prefetch: ticketList('general') },
   { path: paths.recordTickets, access: 'permission', load: () => import('@/features/tickets/components/record-tickets-page.tsx') },
   { path: paths.workload, access: 'permission', load: () => import('@/features/workload/components/workload-page.tsx') },
   { path: paths.example, access: 'permission', load: () => import('@/app/example/example-page.tsx') },

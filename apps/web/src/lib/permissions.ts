@@ -8,6 +8,7 @@ import type {
 import { queryOptions } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
 import { api } from './api-client.ts';
+import { unlessJustAnswered } from './query-client.ts';
 import type { Session } from './session.ts';
 
 export const checkPermissionQuery = (session: Session, routeName: string) =>
@@ -21,6 +22,7 @@ export const checkPermissionQuery = (session: Session, routeName: string) =>
       ),
     retry: false,
     staleTime: 0,
+    refetchOnMount: unlessJustAnswered,
   });
 
 export const userPermissionsQuery = (session: Session) =>

@@ -20,3 +20,11 @@ subscribeSession(() => {
   if (userId !== lastUserId) queryClient.clear();
   lastUserId = userId;
 });
+
+/**
+ * `refetchOnMount` of the queries always asked afresh (staleTime 0): an answer of
+ * moments ago, such as an early request made at start (`preloadScreenOf`,
+ * router.tsx), is not asked for again when its screen mounts.
+ */
+export const unlessJustAnswered = (query: { state: { dataUpdatedAt: number } }) =>
+  Date.now() - query.state.dataUpdatedAt > 3000;

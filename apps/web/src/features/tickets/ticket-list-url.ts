@@ -7,6 +7,7 @@ import {
   type TTicketFiltersInput,
   type TTicketSort,
 } from '@portal/contract';
+import type { OptionSource } from '@/lib/resource-api.ts';
 
 /**
  * How a ticket list's search, page, filters and sort live in the URL query, so a
@@ -27,6 +28,16 @@ export const idFilterParams: Record<IdFilterKey, string> = {
   created_by: 'creator',
 };
 
+/** The filters over a catalogue: their label and where their options come from. */
+export const catalogFilters: { key: Exclude<IdFilterKey, 'created_by'>; label: string; source: OptionSource }[] = [
+  { key: 'status_id', label: 'Estado', source: 'ticket-statuses' },
+  { key: 'priority_type_id', label: 'Prioridad', source: 'priority-types' },
+  { key: 'project_id', label: 'Proyecto', source: 'projects' },
+  { key: 'area_id', label: 'Área', source: 'areas' },
+  { key: 'category_id', label: 'Categoría', source: 'categories' },
+  { key: 'difficulty_id', label: 'Dificultad', source: 'difficulties' },
+];
+
 /** Every URL parameter a ticket list owns (a tab change clears them). */
 export const listUrlParams = ['q', 'page', 'sort', 'stage', 'assignee', 'from', 'to', ...Object.values(idFilterParams)];
 
@@ -36,6 +47,12 @@ const ids = (text: string | null) =>
     .split(',')
     .map(Number)
     .filter((n) => Number.isSafeInteger(n) && n > 0);
+
+/** The page named in the URL (1 when missing or not a page number). */
+export const pageFromUrl = (params: URLSearchParams) => Math.max(1, Math.floor(Number(params.get('page')) || 1));
+
+/** Under this name a ticket list remembers its page size. */
+export const pageSizeListName = (kind: string) => `tickets-${kind}`;
 
 export function filtersFromUrl(params: URLSearchParams): TTicketFiltersInput {
   const filters: TTicketFiltersInput = {};

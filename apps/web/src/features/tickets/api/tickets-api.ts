@@ -12,6 +12,7 @@ import type {
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, ApiError, NETWORK_ERROR_MESSAGE, API_BASE } from '@/lib/api-client.ts';
 import type { ListParams } from '@/lib/resource-api.ts';
+import { unlessJustAnswered } from '@/lib/query-client.ts';
 import { getToken } from '@/lib/session.ts';
 
 export type { TicketListKind };
@@ -44,6 +45,7 @@ export const ticketListQuery = (kind: TicketListKind, params: TicketListParams) 
     queryFn: ({ signal }) => api.post<TTicketPage>(listPaths[kind], params, { signal }),
     placeholderData: keepPreviousData,
     staleTime: 0,
+    refetchOnMount: unlessJustAnswered,
   });
 
 export const ticketDetailQuery = (id: number) =>

@@ -3,20 +3,11 @@ import type { TicketStage, TOption, TTicketFiltersInput } from '@portal/contract
 import { IconFilter, IconFilterOff } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { optionsQuery, type OptionSource } from '@/lib/resource-api.ts';
+import { optionsQuery } from '@/lib/resource-api.ts';
 import { peopleOptionsQuery } from '../api/tickets-api.ts';
-import { activeFilterCount, type IdFilterKey } from '../ticket-list-url.ts';
+import { activeFilterCount, catalogFilters } from '../ticket-list-url.ts';
 
 export const stageLabels: Record<TicketStage, string> = { open: 'Abierto', started: 'En progreso', closed: 'Cerrado' };
-
-const catalogFilters: { key: Exclude<IdFilterKey, 'created_by'>; label: string; source: OptionSource }[] = [
-  { key: 'status_id', label: 'Estado', source: 'ticket-statuses' },
-  { key: 'priority_type_id', label: 'Prioridad', source: 'priority-types' },
-  { key: 'project_id', label: 'Proyecto', source: 'projects' },
-  { key: 'area_id', label: 'Área', source: 'areas' },
-  { key: 'category_id', label: 'Categoría', source: 'categories' },
-  { key: 'difficulty_id', label: 'Dificultad', source: 'difficulties' },
-];
 
 const UNASSIGNED = 'none';
 

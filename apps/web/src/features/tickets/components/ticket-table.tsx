@@ -24,7 +24,7 @@ import { notifyError, notifySuccess } from '@/lib/notify.ts';
 import { isLoadingPage } from '@/lib/use-list-params.ts';
 import { exportTicketsCsv, ticketListQuery, type TicketListKind } from '../api/tickets-api.ts';
 import { useTicketListUrl } from '../hooks/use-ticket-list-url.ts';
-import { nextSort } from '../ticket-list-url.ts';
+import { nextSort, pageSizeListName } from '../ticket-list-url.ts';
 import { formatDate, PriorityBadge } from './ticket-badges.tsx';
 import { TicketFilters } from './ticket-filters.tsx';
 
@@ -133,7 +133,7 @@ export function TicketTable({
   stages = ticketStages,
   cardActions,
 }: TicketTableProps) {
-  const list = useTicketListUrl(`tickets-${kind}`, pageSizes, defaultPageSize);
+  const list = useTicketListUrl(pageSizeListName(kind), pageSizes, defaultPageSize);
   const { page, setPage, debouncedSearch, filters } = list;
   const isNarrow = useMediaQuery('(max-width: 47.99em)');
   const [exported, setExported] = useState<number | null>(null);

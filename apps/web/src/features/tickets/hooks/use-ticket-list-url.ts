@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { usePageSize } from '@/lib/use-page-size.ts';
 import type { TicketListParams } from '../api/tickets-api.ts';
-import { filtersFromUrl, filtersToUrl, sortFromUrl, sortToUrl } from '../ticket-list-url.ts';
+import { filtersFromUrl, filtersToUrl, pageFromUrl, sortFromUrl, sortToUrl } from '../ticket-list-url.ts';
 
 /**
  * A ticket list's state kept in the URL (search, page, filters, sort), plus the
@@ -42,7 +42,7 @@ export function useTicketListUrl(list: string, pageSizes: readonly number[], def
   const paramsKey = params.toString();
   const filters = useMemo(() => filtersFromUrl(new URLSearchParams(paramsKey)), [paramsKey]);
   const sort = useMemo(() => sortFromUrl(new URLSearchParams(paramsKey).get('sort')), [paramsKey]);
-  const page = Math.max(1, Math.floor(Number(params.get('page')) || 1));
+  const page = pageFromUrl(params);
 
   const setPage = useCallback((next: number) => update({ page: next > 1 ? String(next) : null }), [update]);
   const setPerPage = (size: number) => {

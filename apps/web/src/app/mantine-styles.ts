@@ -1,0 +1,24 @@
+import restUrl from './mantine-rest.css?url';
+
+/**
+ * Adds the stylesheet of the Mantine components the first screens do not show
+ * (mantine-rest.css) once the page has loaded, so that it does not hold up the
+ * first paint. It goes right after the entry's stylesheet (Mantine's first
+ * part), before the screens' own stylesheets: the cascade is the same as with
+ * the whole of @mantine/core/styles.css imported first.
+ */
+export function addRemainingMantineStyles(): void {
+  const add = () => {
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = restUrl;
+    // Built: the entry's <link>; in development, Vite's <style> of mantine-first.css.
+    const first = document.querySelector(
+      'link[rel="stylesheet"][href*="/assets/index-"], style[data-vite-dev-id$="/mantine-first.css"]',
+    );
+    if (first) first.after(link);
+    else document.head.prepend(link);
+  };
+  if (document.readyState === 'complete') add();
+  else window.addEventListener('load', add, { once: true });
+}
