@@ -405,8 +405,9 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
 
   /**
    * The matches counted in id windows, newest first, each twice as wide as the one before:
-   * up to the cap (then "more than TICKET_COUNT_CAP"), or until the time budget is spent
-   * (then "more than what was counted", once one more match is known to exist). Also the
+   * up to the cap (then "more than TICKET_COUNT_CAP"), or until the next window would end
+   * past the time budget, judged by the last one (then "more than what was counted", once
+   * one more match is known to exist). Also the
    * density of the matches over the ids it covered, which plans the page.
    */
   function windowedCount(plan: Plan, bounds: { lo: number; hi: number }): Promise<Total> {
@@ -417,13 +418,17 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
       let width = firstWindow;
       for (;;) {
         const lo = Math.max(bounds.lo, hi - width + 1);
+        const windowStarted = performance.now();
         counted += await countIn(plan, lo, hi, TICKET_COUNT_CAP + 1 - counted, q);
+        const now = performance.now();
         const density = counted / (bounds.hi - lo + 1);
         if (counted > TICKET_COUNT_CAP) return { ...capped(counted), density };
         if (lo <= bounds.lo) return { total: counted, isLowerBound: false, density };
         hi = lo - 1;
         width *= 2;
-        if (width > 2 * firstWindow && performance.now() - started > countBudgetMs) {
+        // The next window is twice as wide: stop now if it would end past the budget.
+        const nextEnds = now - started + 2 * (now - windowStarted);
+        if (width > 2 * firstWindow && nextEnds > countBudgetMs) {
           const more = await existsIn(plan, bounds.lo, hi, q);
           return { total: counted, isLowerBound: more, density };
         }
