@@ -221,6 +221,8 @@ test('history tabs split tickets by stage, with their own columns and page sizes
 
   await page.getByRole('tab', { name: 'Tickets Antiguos' }).click();
   const old = page.getByRole('table', { name: 'Tickets Antiguos' });
+  // The tab mounts its own search box: typing before it has would go to the one leaving.
+  await expect(old).toBeVisible();
   await page.getByPlaceholder('Buscar...').fill(prefix);
   await expect(old.getByRole('row')).toHaveCount(2);
   await expect(old).toContainText(`${prefix} cerrado`);
