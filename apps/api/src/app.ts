@@ -74,8 +74,9 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
 
   // Once draining, answers close their keep-alive connections so close() need not wait for idle clients.
   let isDraining = false;
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (isDraining) void reply.header('connection', 'close');
+    done(null, payload);
   });
   const startDraining = () => {
     isDraining = true;

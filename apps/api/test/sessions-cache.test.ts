@@ -17,6 +17,17 @@ async function sectionPermissionId(t: TestApp, section: string, roleId: number) 
   return row.id;
 }
 
+const newTicket = (name: string) => ({
+  name,
+  description: 'Creado para comprobar las listas en memoria',
+  area_id: 1,
+  project_id: 1,
+  category_id: 1,
+  priority_type_id: 1,
+  difficulty_id: 1,
+  status_id: 1,
+});
+
 async function userId(t: TestApp, username: string) {
   const row = await t.services.database.db
     .selectFrom('users')
@@ -24,6 +35,29 @@ async function userId(t: TestApp, username: string) {
     .where('username', '=', username)
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** On PostgreSQL nothing is kept for a moment after a write of this process (notifications.bus.ts). */
+const untilCaching = (t: TestApp) =>
+  expect.poll(() => t.services.bus.canCache(), { timeout: 5_000, interval: 20 }).toBe(true);
+
+/** The SQL statements run while `action` runs. */
+async function queriesDuring(t: TestApp, action: () => Promise<void>): Promise<string[]> {
+  const queries: string[] = [];
+  const executor = t.services.database.db.getExecutor() as unknown as {
+    executeQuery: (...args: unknown[]) => Promise<unknown>;
+  };
+  const original = executor.executeQuery.bind(executor);
+  executor.executeQuery = (...args: unknown[]) => {
+    queries.push((args[0] as { sql: string }).sql);
+    return original(...args);
+  };
+  try {
+    await action();
+  } finally {
+    executor.executeQuery = original;
+  }
+  return queries;
 }
 
 describe.each(dialects)('sessions and grants held in memory on %s', (dialect) => {
@@ -50,12 +84,88 @@ describe.each(dialects)('sessions and grants held in memory on %s', (dialect) =>
     };
     try {
       expect((await t.call(token, 'GET', '/api/statuses')).statusCode).toBe(200);
-      expect((await t.call(token, 'POST', '/api/areas', {})).statusCode).toBe(200);
+      expect((await t.call(token, 'GET', '/api/areas/1')).statusCode).toBe(200);
     } finally {
       executor.executeQuery = original;
     }
     expect(queries.some((q) => q.includes('"areas"'))).toBe(true);
     expect(queries.filter((q) => /revoked_tokens|"users"|sections_permission/.test(q))).toEqual([]);
+  });
+
+  it('answers a catalogue list from memory until a write changes what it shows (its table or one it names)', async () => {
+    const token = await t.login('supervisor');
+    const names = async (resource: string, search: string) =>
+      (
+        (await t.call(admin, 'POST', `/api/${resource}`, { search, per_page: 100 })).json() as {
+          data: { name: string }[];
+        }
+      ).data.map((r) => r.name);
+    await untilCaching(t);
+    const before = (await t.call(token, 'POST', '/api/areas', {})).body;
+    const queries = await queriesDuring(t, async () => {
+      expect((await t.call(token, 'POST', '/api/areas', {})).body).toBe(before);
+    });
+    expect(queries).toEqual([]);
+
+    // Its own table.
+    expect((await t.call(admin, 'POST', '/api/areas/create', { name: 'Área en memoria' })).statusCode).toBe(201);
+    expect(await names('areas', 'en memoria')).toEqual(['Área en memoria']);
+    expect((await t.call(token, 'POST', '/api/areas', {})).body).not.toBe(before);
+
+    // A table the list names: each section shows its route's name.
+    const section = async () =>
+      (
+        (await t.call(admin, 'POST', '/api/sections', { per_page: 100 })).json() as {
+          data: { name: string; route: { id: number; name: string } }[];
+        }
+      ).data[0]!;
+    const { name: sectionName, route } = await section();
+    expect((await t.call(admin, 'PUT', `/api/routes/update/${route.id}`, { name: 'Ruta renombrada' })).statusCode).toBe(
+      200,
+    );
+    try {
+      expect(await section()).toMatchObject({ name: sectionName, route: { id: route.id, name: 'Ruta renombrada' } });
+    } finally {
+      await t.call(admin, 'PUT', `/api/routes/update/${route.id}`, { name: route.name });
+    }
+    expect((await section()).route.name).toBe(route.name);
+
+    // Groups, which no ticket names, too.
+    expect(await names('groups', 'Grupo en memoria')).toEqual([]);
+    expect((await t.call(admin, 'POST', '/api/groups/create', { name: 'Grupo en memoria' })).statusCode).toBe(201);
+    expect(await names('groups', 'Grupo en memoria')).toEqual(['Grupo en memoria']);
+  });
+
+  it('answers a ticket list from memory until a ticket is written; Cache-Control: no-cache reads the database', async () => {
+    const list = (token: string, url: string, headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${token}`, ...headers }, payload: {} });
+    const agente = await t.login('agente');
+    await untilCaching(t);
+    const before = (await list(admin, '/api/general-tickets')).body;
+    expect(
+      await queriesDuring(t, async () => expect((await list(admin, '/api/general-tickets')).body).toBe(before)),
+    ).toEqual([]);
+    expect(
+      (
+        await queriesDuring(t, async () =>
+          expect((await list(admin, '/api/general-tickets', { 'cache-control': 'no-cache' })).body).toBe(before),
+        )
+      ).length,
+    ).toBeGreaterThan(0);
+
+    const created = await t.call(admin, 'POST', '/api/tickets/create', newTicket('Ticket recién escrito'));
+    expect(created.statusCode, created.body).toBe(201);
+    const id = (created.json() as { data: { id: number } }).data.id;
+    const firstIds = async (token: string, url: string) =>
+      ((await list(token, url)).json() as { data: { id: number }[] }).data.map((r) => r.id);
+    expect((await firstIds(admin, '/api/general-tickets'))[0]).toBe(id);
+
+    // Each person's own lists: assigning the ticket puts it in the assignee's Mis Tickets.
+    expect(await firstIds(agente, '/api/tickets')).not.toContain(id);
+    const agenteId = await userId(t, 'agente');
+    const assigned = await t.call(admin, 'PATCH', `/api/tickets/${id}/assign/${agenteId}`, {});
+    expect(assigned.statusCode, assigned.body).toBe(200);
+    expect((await firstIds(agente, '/api/tickets'))[0]).toBe(id);
   });
 
   it('refuses at once a token after logout, a deactivated user, a password change and a lost permission', async () => {
@@ -190,6 +300,55 @@ describe('sessions and grants across two processes on one PostgreSQL database', 
     } finally {
       await a.call(admin, 'PATCH', '/api/roles/2/change-status', { status_id: 1 });
     }
+  });
+
+  it("B's catalogue lists show at once what A wrote: a group, a new user, a renamed area", async () => {
+    const listedOnB = (resource: string, search: string) =>
+      expect.poll(
+        async () =>
+          (
+            (await b.call(admin, 'POST', `/api/${resource}`, { search })).json() as { data: { name: string }[] }
+          ).data.map((r) => r.name),
+        { timeout: ACROSS_PROCESSES_MS, interval: 5 },
+      );
+    expect((await b.call(admin, 'POST', '/api/groups', { search: 'Grupo de A' })).json().data).toEqual([]);
+    expect((await a.call(admin, 'POST', '/api/groups/create', { name: 'Grupo de A' })).statusCode).toBe(201);
+    await listedOnB('groups', 'Grupo de A').toEqual(['Grupo de A']);
+
+    expect((await b.call(admin, 'POST', '/api/users', { search: 'Usuaria de A' })).json().data).toEqual([]);
+    const created = await a.call(admin, 'POST', '/api/users/create', {
+      name: 'Usuaria de A',
+      last_name: 'Gómez',
+      username: 'usuariaa',
+      email: 'usuaria.a@portal.local',
+      password: 'Camion2024!',
+      role_id: '3',
+      status_id: '1',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    await listedOnB('users', 'Usuaria de A').toEqual(['Usuaria de A']);
+
+    expect((await b.call(admin, 'POST', '/api/areas', { search: 'Área de A' })).json().data).toEqual([]);
+    expect((await a.call(admin, 'PUT', '/api/areas/update/1', { name: 'Área de A' })).statusCode).toBe(200);
+    try {
+      await listedOnB('areas', 'Área de A').toEqual(['Área de A']);
+    } finally {
+      await a.call(admin, 'PUT', '/api/areas/update/1', { name: 'Almacén' });
+    }
+  });
+
+  it("B's ticket lists show a ticket created on A once A's write committed", async () => {
+    const firstOnB = () =>
+      expect.poll(
+        async () =>
+          ((await b.call(admin, 'POST', '/api/general-tickets', {})).json() as { data: { id: number }[] }).data[0]?.id,
+        { timeout: ACROSS_PROCESSES_MS, interval: 5 },
+      );
+    const before = (await b.call(admin, 'POST', '/api/general-tickets', {})).body;
+    expect((await b.call(admin, 'POST', '/api/general-tickets', {})).body).toBe(before);
+    const created = await a.call(admin, 'POST', '/api/tickets/create', newTicket('Ticket escrito en A'));
+    expect(created.statusCode, created.body).toBe(201);
+    await firstOnB().toBe((created.json() as { data: { id: number } }).data.id);
   });
 
   it("ends B's live streams of a token revoked on A at once", async () => {

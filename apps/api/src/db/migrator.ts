@@ -14,6 +14,7 @@ import * as ticketNamesInvalidation from './migrations/0011-ticket-names-invalid
 import * as searchAttributes from './migrations/0012-search-attributes.ts';
 import * as reportShards from './migrations/0013-report-shards.ts';
 import * as listFilterIndexes from './migrations/0014-list-filter-indexes.ts';
+import * as catalogAnswersInvalidation from './migrations/0015-catalog-answers-invalidation.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -33,6 +34,7 @@ const migrations: Record<string, DialectMigration> = {
   '0012-search-attributes': searchAttributes,
   '0013-report-shards': reportShards,
   '0014-list-filter-indexes': listFilterIndexes,
+  '0015-catalog-answers-invalidation': catalogAnswersInvalidation,
 };
 
 class StaticProvider implements MigrationProvider {

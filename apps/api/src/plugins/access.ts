@@ -99,13 +99,8 @@ export const accessPlugin = fp(
       return { user, claims };
     }
 
-    app.addHook('onRequest', async (request, reply) => {
-      const config = request.routeOptions.config;
-      const access = config?.access;
-      // What a signed-in user sees (and the sign-in answer) is kept by no cache, refusals included.
-      if ((access && access !== 'public') || config?.noStore) void reply.header('cache-control', 'no-store');
-      if (!access || access === 'public') return;
-
+    /** Whether the caller may use a protected route: a 401, a 403 (CSRF, permission) or nothing. */
+    async function admit(request: FastifyRequest, access: Exclude<Access, 'public'>): Promise<void> {
       // Who is asking first: a request without a valid session is a 401, whatever its CSRF header.
       request.auth = await authenticate(request);
 
@@ -124,6 +119,16 @@ export const accessPlugin = fp(
         if (await permissions.hasFlag(user.role_id, section, flag)) return;
       }
       return refuse(request, 'permission.denied', forbidden(), { required });
+    }
+
+    // A callback hook: a public request (the health check, sign-in, the web app's files) costs no promise.
+    app.addHook('onRequest', (request, reply, done) => {
+      const config = request.routeOptions.config;
+      const access = config?.access;
+      // What a signed-in user sees (and the sign-in answer) is kept by no cache, refusals included.
+      if ((access && access !== 'public') || config?.noStore) void reply.header('cache-control', 'no-store');
+      if (!access || access === 'public') return done();
+      admit(request, access).then(() => done(), done);
     });
   },
   { name: 'access' },

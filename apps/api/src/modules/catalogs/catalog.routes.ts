@@ -14,6 +14,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../plugins/access.ts';
+import { asksFresh } from '../notifications/answer-cache.ts';
 import { z } from 'zod';
 import type { Services } from '../../services.ts';
 import { catalogDefinitionOf } from './catalog.definitions.ts';
@@ -56,7 +57,16 @@ function registerResource(
         response: { 200: ZPage(schemas.record), ...errors },
       },
     },
-    async (request) => checkedByResponseSchema(await catalogs.list(resource, request.body)),
+    // The answer as sent (the route's own serializer, whose schema checks the records), kept by the
+    // service while nothing changed it; a JSON string goes out as it is.
+    async (request, reply) =>
+      reply.type('application/json; charset=utf-8').send(
+        checkedByResponseSchema(
+          await catalogs.listAnswer(resource, request.body, (page) => String(reply.serialize(page)), {
+            fresh: asksFresh(request.headers),
+          }),
+        ),
+      ),
   );
 
   if (optionResources.includes(resource as (typeof optionResources)[number])) {

@@ -21,7 +21,8 @@ export const INVALIDATE_CHANNEL = 'portal_invalidate';
  * - `token`: an access token was revoked;
  * - `roles`: roles changed (users' role status and name, and grants);
  * - `grants`: sections, routes or their permissions changed;
- * - `catalogs`: a catalogue a ticket names changed (priorities, statuses, projects, areas, categories, difficulties);
+ * - `catalogs`: a catalogue changed (the ones tickets name: priorities, statuses, projects, areas, categories,
+ *   difficulties; and groups);
  * - `all`: anything (announcements may have been lost, e.g. while reconnecting).
  */
 export type Invalidation =
@@ -120,6 +121,12 @@ export interface NotificationBus {
   signalTicket(change: TicketChange): void;
   /** Calls `listener` on every ticket change. */
   subscribeTickets(listener: (change: TicketChange) => void): () => void;
+  /**
+   * Calls `listener` at once, in this process, whenever this process announces a
+   * ticket change (`signalTicket`: once the change has committed), before the
+   * change reaches `subscribeTickets`, whose delivery may take a round trip.
+   */
+  onTicketSignal(listener: (change: TicketChange) => void): () => void;
   start(log: FastifyBaseLogger): Promise<void>;
   close(): Promise<void>;
 }
@@ -131,7 +138,15 @@ export function createNotificationBus(database: Database, databaseUrl: string | 
     const invalidation = invalidationOfTable(table);
     if (invalidation) bus.invalidate(invalidation);
   });
-  return bus;
+  const signalled = createTicketListeners();
+  return {
+    ...bus,
+    signalTicket(change) {
+      signalled.notify(change);
+      bus.signalTicket(change);
+    },
+    onTicketSignal: (listener) => signalled.add(listener),
+  };
 }
 
 const GRANT_TABLES = new Set(['sections', 'routes', 'sections_permission', 'routes_permission']);
@@ -144,7 +159,7 @@ export const TICKET_CATALOG_TABLES = [
   'categories',
   'difficulties',
 ] as const;
-const CATALOG_TABLES = new Set<string>(TICKET_CATALOG_TABLES);
+const CATALOG_TABLES = new Set<string>([...TICKET_CATALOG_TABLES, 'groups']);
 
 /** What a write to `table` may change (revoked tokens are announced one by one by their repository). */
 function invalidationOfTable(table: string): Invalidation | null {
@@ -195,7 +210,7 @@ function createListeners() {
  * through Kysely's single SQLite connection, which a transaction holds until it
  * commits or rolls back, so the read sees the committed row or nothing.
  */
-function createLocalBus(): NotificationBus {
+function createLocalBus(): Omit<NotificationBus, 'onTicketSignal'> {
   const listeners = createListeners();
   const invalidations = createInvalidationListeners();
   const ticketListeners = createTicketListeners();
@@ -235,7 +250,7 @@ const UNCOMMITTED_WINDOW_MS = 1_000;
 /** Ticket changes kept while the LISTEN connection is down (the oldest are dropped beyond). */
 const MAX_QUEUED_TICKET_CHANGES = 10_000;
 
-function createPostgresBus(databaseUrl: string): NotificationBus {
+function createPostgresBus(databaseUrl: string): Omit<NotificationBus, 'onTicketSignal'> {
   const listeners = createListeners();
   const invalidations = createInvalidationListeners();
   let noCacheUntil = 0;

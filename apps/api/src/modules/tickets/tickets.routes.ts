@@ -12,13 +12,17 @@ import {
   ZLastTickets,
   ZTicketListQuery,
   ZTicketPage,
+  type TicketListKind,
+  type TTicketListQuery,
   ZTicketResponse,
   ZTicketWrite,
 } from '@portal/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/access.ts';
+import { asksFresh } from '../notifications/answer-cache.ts';
 import type { Services } from '../../services.ts';
 
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
@@ -29,6 +33,25 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
   const either = (flags: ('w' | 'u')[]) => ({
     anyOf: [SECTIONS.tickets, SECTIONS.generalTickets].flatMap((section) => flags.map((flag) => ({ section, flag }))),
   });
+
+  /** A page of a list, from the answers the service keeps; a JSON string goes out as it is. */
+  const answerList = async (
+    request: FastifyRequest,
+    query: TTicketListQuery,
+    reply: FastifyReply,
+    list: TicketListKind,
+  ) =>
+    reply
+      .type('application/json; charset=utf-8')
+      .send(
+        await tickets.listAnswer(
+          currentUser(request),
+          list,
+          query,
+          (page) => String(reply.serialize({ status: true, ...page })),
+          { fresh: asksFresh(request.headers) },
+        ),
+      );
 
   app.post(
     '/tickets',
@@ -41,7 +64,7 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
         response: { 200: ZTicketPage, ...errors },
       },
     },
-    async (request) => ({ status: true as const, ...(await tickets.list(currentUser(request), 'mine', request.body)) }),
+    async (request, reply) => answerList(request, request.body, reply, 'mine'),
   );
 
   app.post(
@@ -55,10 +78,7 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
         response: { 200: ZTicketPage, ...errors },
       },
     },
-    async (request) => ({
-      status: true as const,
-      ...(await tickets.list(currentUser(request), 'general', request.body)),
-    }),
+    async (request, reply) => answerList(request, request.body, reply, 'general'),
   );
 
   for (const history of ['current', 'old'] as const) {
@@ -80,10 +100,7 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
           response: { 200: ZTicketPage, ...errors },
         },
       },
-      async (request) => ({
-        status: true as const,
-        ...(await tickets.list(currentUser(request), history, request.body)),
-      }),
+      async (request, reply) => answerList(request, request.body, reply, history),
     );
   }
 

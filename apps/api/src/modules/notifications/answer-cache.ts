@@ -1,0 +1,43 @@
+import { createLoadingCache } from '../../lib/loading-cache.ts';
+import type { NotificationBus } from './notifications.bus.ts';
+
+type Bus = Pick<NotificationBus, 'onInvalidate' | 'canCache' | 'subscribeTickets' | 'onTicketSignal'>;
+
+/**
+ * Answers of lists kept in memory as sent (their JSON), for lists read far more
+ * often than the writes that change them. They are kept only while `bus` can
+ * vouch that every change reaches this process (`canCache`), and all of them are
+ * dropped on any invalidation but a revoked token's: a write to users, roles,
+ * grants or a catalogue announces one (at once in this process, db/write-watch.ts;
+ * on PostgreSQL in every process, by triggers).
+ *
+ * With `tickets`, every ticket change drops them too: a change of this process
+ * at once once it has committed (before its answer is sent, so its writer reads it
+ * back), the others' as they arrive (the live lists' ticket changes). A load that
+ * an invalidation overtook is used by its caller but not kept, so a read that ran
+ * beside an uncommitted write is never kept. A request with `Cache-Control:
+ * no-cache` is answered from the database (and its answer kept).
+ */
+export function createAnswerCache(bus: Bus, { max, tickets = false }: { max: number; tickets?: boolean }) {
+  const answers = createLoadingCache<string, string>(max, () => bus.canCache());
+  bus.onInvalidate((invalidation) => {
+    if (invalidation.kind !== 'token') answers.clear();
+  });
+  if (tickets) {
+    bus.onTicketSignal(() => answers.clear());
+    bus.subscribeTickets(() => answers.clear());
+  }
+  return {
+    /** The answer for `key`: kept, or loaded (`load` gives its JSON) and kept; `fresh` loads it again. */
+    get(key: unknown[], load: () => Promise<string>, { fresh = false } = {}): Promise<string> {
+      const k = JSON.stringify(key);
+      if (fresh) answers.delete(k);
+      return answers.get(k, load);
+    },
+  };
+}
+
+/** Whether a request asks for an answer not taken from a cache (`Cache-Control: no-cache`, RFC 9111 §5.2.1.4). */
+export const asksFresh = (headers: { 'cache-control'?: string }) =>
+  /(^|[\s,])no-cache\b/i.test(headers['cache-control'] ?? '');
+export type AnswerCache = ReturnType<typeof createAnswerCache>;
