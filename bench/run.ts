@@ -19,6 +19,14 @@
  * `--only REGEX` measures only the endpoints whose label matches. Everything
  * listens on 127.0.0.1 only.
  *
+ * The server keeps list answers in memory until a write changes them
+ * (notifications/answer-cache.ts). One at a time, every request says
+ * `Cache-Control: no-cache`, so the latencies are the database's: what a person
+ * waits for after any change. With 10 connections the same request repeats and is
+ * answered from memory, as a list re-read between writes is; the lists marked
+ * `fresh` are measured that way too ("database path"), and so is the search load
+ * beside the health check.
+ *
  * At the end of the first dialect, Lighthouse (bench/lighthouse.ts) measures
  * /login and /tickets on that server, mobile and desktop presets, median of
  * three runs; `--only lighthouse` runs just that, any other `--only` skips it.
@@ -70,11 +78,23 @@ interface Endpoint {
   body?: Record<string, unknown>;
   /** Skipped one at a time (writes are measured only under load). */
   loadOnly?: boolean;
+  /** Also measured under load with `Cache-Control: no-cache` (the database path of a kept answer). */
+  fresh?: boolean;
 }
+
+/** The header that asks for an answer from the database, not from the server's memory. */
+const NO_CACHE = { 'cache-control': 'no-cache' };
 
 const list = (page: number, search = '', per_page = 10) => ({ page, per_page, search });
 const endpoints: Endpoint[] = [
-  { label: 'Tickets Generales page 1', user: 'admin', method: 'POST', url: '/api/general-tickets', body: list(1) },
+  {
+    label: 'Tickets Generales page 1',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/general-tickets',
+    body: list(1),
+    fresh: true,
+  },
   {
     label: 'Tickets Generales page 2,000',
     user: 'admin',
@@ -175,7 +195,7 @@ const endpoints: Endpoint[] = [
     url: '/api/tickets',
     body: { ...list(1), filters: { stage: ['closed'] } },
   },
-  { label: 'Áreas list', user: 'admin', method: 'POST', url: '/api/areas', body: list(1) },
+  { label: 'Áreas list', user: 'admin', method: 'POST', url: '/api/areas', body: list(1), fresh: true },
   {
     label: 'GET /notifications/active-records',
     user: 'agente',
@@ -252,6 +272,7 @@ async function send(base: string, token: string | undefined, e: Pick<Endpoint, '
     headers: {
       ...(e.body ? { 'content-type': 'application/json' } : {}),
       ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...NO_CACHE,
     },
     body: e.body ? JSON.stringify(e.body) : undefined,
   });
@@ -260,7 +281,7 @@ async function send(base: string, token: string | undefined, e: Pick<Endpoint, '
   return text;
 }
 
-/** Sequential requests: each sample is the time one person waits. */
+/** Sequential requests from the database (`no-cache`): each sample is the time one person waits. */
 async function sequential(base: string, token: string | undefined, e: Pick<Endpoint, 'method' | 'url' | 'body'>) {
   for (let i = 0; i < 20; i++) await send(base, token, e); // warm-up: JIT, caches, pool
   const samples: number[] = [];
@@ -278,6 +299,7 @@ async function cannon(
   token: string | undefined,
   e: Pick<Endpoint, 'method' | 'url' | 'body'>,
   seconds = cannonSeconds,
+  { fresh = false } = {},
 ) {
   const result = await autocannon({
     url: `${base}${e.url}`,
@@ -287,6 +309,7 @@ async function cannon(
     headers: {
       ...(e.body ? { 'content-type': 'application/json' } : {}),
       ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(fresh ? NO_CACHE : {}),
     },
     body: e.body ? JSON.stringify(e.body) : undefined,
   });
@@ -334,6 +357,8 @@ async function healthUnderSearchLoad(base: string, token: string) {
       'content-type=application/json',
       '-H',
       `authorization=Bearer ${token}`,
+      '-H',
+      'cache-control=no-cache',
       '-b',
       JSON.stringify(search.body),
       `${base}${search.url}`,
@@ -522,6 +547,20 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
       };
       rows.push(row);
       console.log(`  ${JSON.stringify(row)}`);
+      if (e.fresh) {
+        const cpuBeforeFresh = cpuMs(server.pid!);
+        const fresh = await cannon(base, token, e, cannonSeconds, { fresh: true });
+        const freshRow: Row = {
+          dialect,
+          endpoint: `${e.label}, database path (no-cache)`,
+          'req/s (10 conn)': Math.round(fresh.rps),
+          '% of bare': `${((100 * fresh.rps) / bareRps.get(dialect)!).toFixed(1)}%`,
+          'server CPU ms/req': ((cpuMs(server.pid!) - cpuBeforeFresh) / Math.max(1, fresh.requests)).toFixed(2),
+          errors: fresh.errors,
+        };
+        rows.push(freshRow);
+        console.log(`  ${JSON.stringify(freshRow)}`);
+      }
     }
     if (!only || only.test('CSV export')) {
       const exported = await exportRate(base, tokens.admin);

@@ -37,7 +37,7 @@ import { createWorkloadService } from './modules/workload/workload.service.ts';
 const silentLog: MailLog = { info() {}, warn() {}, error() {} };
 
 /** How many ticket list answers a process keeps (pages of each person's lists, the most recently used). */
-const MAX_TICKET_LIST_ANSWERS = 2_000;
+const MAX_TICKET_LIST_ANSWERS = 500;
 
 /** The composition root: every repository and service, wired by their dependencies. */
 export function createServices(config: Config, database: Database, log: MailLog = silentLog) {
