@@ -2,7 +2,8 @@
  * The fixed cost of a request: throughput of the built server (`apps/api/dist/server.js`,
  * run `npm run build` first) on the public health check, an authenticated catalogue
  * list (Áreas, a 9-row table), an authenticated `GET` of one record and Tickets
- * Generales page 1 (the demo tickets), beside a bare
+ * Generales page 1 (the demo tickets; both lists answered from the server's memory,
+ * Áreas also with `Cache-Control: no-cache`, from the database), beside a bare
  * Fastify route returning `{ ok: true }` measured in the same run, as a ratio.
  *
  *   npx tsx bench/fixed-cost.ts                       # SQLite, 5 s per endpoint
@@ -179,6 +180,13 @@ async function main() {
         url: `${base}/api/areas`,
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ page: 1, per_page: 10 }),
+      },
+      {
+        label: 'POST /api/areas (list, no-cache: from the database)',
+        url: `${base}/api/areas`,
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json', 'cache-control': 'no-cache' },
         body: JSON.stringify({ page: 1, per_page: 10 }),
       },
       { label: 'GET /api/areas/1', url: `${base}/api/areas/1`, headers: auth },
