@@ -44,6 +44,31 @@ describe.each(dialects)('answer compression on %s', (dialect) => {
     expect(JSON.parse(brotliDecompressSync(res.rawPayload).toString('utf8'))).toMatchObject({ status: true });
   });
 
+  it('compresses a list answer kept in memory once per encoding, and a new answer anew after a write', async () => {
+    const first = await list('br');
+    const again = await list('br');
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    const gzipped = await list('gzip');
+    const plain = (await list()).json();
+    expect(JSON.parse(brotliDecompressSync(again.rawPayload).toString('utf8'))).toEqual(plain);
+    expect(JSON.parse(gunzipSync(gzipped.rawPayload).toString('utf8'))).toEqual(plain);
+
+    const created = await t.call(admin, 'POST', '/api/tickets/create', {
+      name: 'Ticket para comprimir de nuevo',
+      description: 'La lista cambia y su respuesta comprimida también',
+      area_id: 1,
+      project_id: 1,
+      category_id: 1,
+      priority_type_id: 1,
+      difficulty_id: 1,
+      status_id: 1,
+    });
+    expect(created.statusCode).toBe(201);
+    const after = JSON.parse(brotliDecompressSync((await list('br')).rawPayload).toString('utf8'));
+    expect(after.data[0].name).toBe('Ticket para comprimir de nuevo');
+    expect(after).toEqual((await list()).json());
+  });
+
   it('sends answers under the threshold as they are', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/healthz', headers: { 'accept-encoding': 'gzip, br' } });
     expect(res.rawPayload.length).toBeLessThan(COMPRESSION_THRESHOLD_BYTES);

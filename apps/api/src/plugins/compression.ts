@@ -40,6 +40,18 @@ function addVary(reply: FastifyReply) {
   }
 }
 
+const compress = (payload: string | Buffer, encoding: 'br' | 'gzip') =>
+  encoding === 'br' ? brotliCompressSync(payload, BROTLI_OPTIONS) : gzipSync(payload, GZIP_OPTIONS);
+
+/** The compressed forms of the Buffers answered, while they live (an answer kept in memory is one Buffer). */
+const compressed = new WeakMap<Buffer, { br?: Buffer; gzip?: Buffer }>();
+
+function compressedOnce(payload: Buffer, encoding: 'br' | 'gzip'): Buffer {
+  let forms = compressed.get(payload);
+  if (!forms) compressed.set(payload, (forms = {}));
+  return (forms[encoding] ??= compress(payload, encoding));
+}
+
 /**
  * Compresses API answers of 1 KB or more (JSON lists, the notifications tray)
  * with brotli or gzip, at a cheap level, when the client asks for it. The answer
@@ -48,7 +60,9 @@ function addVary(reply: FastifyReply) {
  * answers (the CSV exports, which write each row as it is read; the web app's
  * files, compressed at build time and served as they are by web.ts) and the
  * live notifications stream (a hijacked reply) are left alone. Compressed
- * request bodies are not accepted.
+ * request bodies are not accepted. An answer sent as a Buffer is compressed once
+ * per encoding while it lives: the list answers kept in memory
+ * (notifications/answer-cache.ts) are sent again and again as the same Buffer.
  */
 export const compressionPlugin = fp(
   async (app: FastifyInstance) => {
@@ -60,7 +74,7 @@ export const compressionPlugin = fp(
       addVary(reply);
       const encoding = preferredEncoding(request.headers['accept-encoding']);
       if (!encoding) return done(null, payload);
-      const body = encoding === 'br' ? brotliCompressSync(payload, BROTLI_OPTIONS) : gzipSync(payload, GZIP_OPTIONS);
+      const body = Buffer.isBuffer(payload) ? compressedOnce(payload, encoding) : compress(payload, encoding);
       void reply.header('content-encoding', encoding);
       reply.removeHeader('content-length');
       done(null, body);

@@ -58,7 +58,7 @@ function registerResource(
       },
     },
     // The answer as sent (the route's own serializer, whose schema checks the records), kept by the
-    // service while nothing changed it; a JSON string goes out as it is.
+    // service while nothing changed it; its bytes go out as they are.
     async (request, reply) =>
       reply.type('application/json; charset=utf-8').send(
         checkedByResponseSchema(

@@ -110,7 +110,7 @@ export function createCatalogService(
   return {
     list: (resource: CatalogResourceName, query: TListQuery) => get(resource).repo.list(query),
 
-    /** A page of the list as its answer's JSON (`toJson`), from memory while nothing changed it (unless `fresh`). */
+    /** A page of the list as its answer's bytes (the JSON of `toJson`), from memory while nothing changed it (unless `fresh`). */
     async listAnswer(
       resource: CatalogResourceName,
       query: TListQuery,
@@ -118,7 +118,7 @@ export function createCatalogService(
       { fresh = false } = {},
     ) {
       const load = async () => toJson(await get(resource).repo.list(query));
-      return listAnswers ? listAnswers.get([resource, query], load, { fresh }) : load();
+      return listAnswers ? listAnswers.get([resource, query], load, { fresh }) : Buffer.from(await load());
     },
 
     async show(resource: CatalogResourceName, id: number) {

@@ -19,7 +19,7 @@ type Bus = Pick<NotificationBus, 'onInvalidate' | 'canCache' | 'subscribeTickets
  * no-cache` is answered from the database (and its answer kept).
  */
 export function createAnswerCache(bus: Bus, { max, tickets = false }: { max: number; tickets?: boolean }) {
-  const answers = createLoadingCache<string, string>(max, () => bus.canCache());
+  const answers = createLoadingCache<string, Buffer>(max, () => bus.canCache());
   bus.onInvalidate((invalidation) => {
     if (invalidation.kind !== 'token') answers.clear();
   });
@@ -28,11 +28,15 @@ export function createAnswerCache(bus: Bus, { max, tickets = false }: { max: num
     bus.subscribeTickets(() => answers.clear());
   }
   return {
-    /** The answer for `key`: kept, or loaded (`load` gives its JSON) and kept; `fresh` loads it again. */
-    get(key: unknown[], load: () => Promise<string>, { fresh = false } = {}): Promise<string> {
+    /**
+     * The answer for `key`, as the bytes to send: kept, or loaded (`load` gives its JSON)
+     * and kept; `fresh` loads it again. Being one Buffer while kept, it is also compressed
+     * only once per encoding (plugins/compression.ts).
+     */
+    get(key: unknown[], load: () => Promise<string>, { fresh = false } = {}): Promise<Buffer> {
       const k = JSON.stringify(key);
       if (fresh) answers.delete(k);
-      return answers.get(k, load);
+      return answers.get(k, async () => Buffer.from(await load()));
     },
   };
 }

@@ -34,7 +34,7 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     anyOf: [SECTIONS.tickets, SECTIONS.generalTickets].flatMap((section) => flags.map((flag) => ({ section, flag }))),
   });
 
-  /** A page of a list, from the answers the service keeps; a JSON string goes out as it is. */
+  /** A page of a list, from the answers the service keeps; its bytes go out as they are. */
   const answerList = async (
     request: FastifyRequest,
     query: TTicketListQuery,

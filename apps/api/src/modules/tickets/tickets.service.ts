@@ -151,16 +151,18 @@ export function createTicketsService({
     list: async (actor: Actor, list: TicketListKind, query: TTicketListQuery) =>
       tickets.list(await filterOf(actor, list, query), query),
 
-    /** A page of a list as its answer's JSON (`toJson`), kept while no write changed it (per caller: scopes differ; unless `fresh`). */
+    /** A page of a list as its answer's bytes (the JSON of `toJson`), kept while no write changed it (per caller: scopes differ; unless `fresh`). */
     async listAnswer(
       actor: Actor,
       list: TicketListKind,
       query: TTicketListQuery,
       toJson: (page: Awaited<ReturnType<TicketsRepository['list']>>) => string,
       { fresh = false } = {},
-    ): Promise<string> {
+    ): Promise<Buffer> {
       const load = async () => toJson(await tickets.list(await filterOf(actor, list, query), query));
-      return listAnswers ? listAnswers.get([list, actor.id, actor.role_id, query], load, { fresh }) : load();
+      return listAnswers
+        ? listAnswers.get([list, actor.id, actor.role_id, query], load, { fresh })
+        : Buffer.from(await load());
     },
 
     /** The ticket's page: the ticket, its timeline and what the caller may do (403 if the lists would not show it). */
