@@ -94,7 +94,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     permissions,
     notifications,
     audit,
-    listAnswers: createAnswerCache(bus, { max: MAX_TICKET_LIST_ANSWERS, tickets: true }),
+    listAnswers: createAnswerCache(bus, { max: MAX_TICKET_LIST_ANSWERS, tickets: database.writes }),
   });
   const activities = createActivitiesService({
     database,

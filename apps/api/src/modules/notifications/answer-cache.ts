@@ -1,3 +1,4 @@
+import type { WriteWatch } from '../../db/write-watch.ts';
 import { createLoadingCache } from '../../lib/loading-cache.ts';
 import type { NotificationBus } from './notifications.bus.ts';
 
@@ -11,14 +12,17 @@ type Bus = Pick<NotificationBus, 'onInvalidate' | 'canCache' | 'subscribeTickets
  * grants or a catalogue announces one (at once in this process, db/write-watch.ts;
  * on PostgreSQL in every process, by triggers).
  *
- * With `tickets`, every ticket change drops them too: a change of this process
- * at once once it has committed (before its answer is sent, so its writer reads it
- * back), the others' as they arrive (the live lists' ticket changes). A load that
+ * With `tickets` (the database's write watch), every ticket change drops them
+ * too: a change of this process at once once it has committed (before its answer
+ * is sent, so its writer reads it back), the others' as they arrive (the live
+ * lists' ticket changes), and any write to `tickets` made through this process's
+ * Kysely (a script, a test). A write made outside every portal process (psql)
+ * shows once anything drops the answers, or with `Cache-Control: no-cache`. A load that
  * an invalidation overtook is used by its caller but not kept, so a read that ran
  * beside an uncommitted write is never kept. A request with `Cache-Control:
  * no-cache` is answered from the database (and its answer kept).
  */
-export function createAnswerCache(bus: Bus, { max, tickets = false }: { max: number; tickets?: boolean }) {
+export function createAnswerCache(bus: Bus, { max, tickets }: { max: number; tickets?: WriteWatch }) {
   const answers = createLoadingCache<string, Buffer>(max, () => bus.canCache());
   bus.onInvalidate((invalidation) => {
     if (invalidation.kind !== 'token') answers.clear();
@@ -26,6 +30,9 @@ export function createAnswerCache(bus: Bus, { max, tickets = false }: { max: num
   if (tickets) {
     bus.onTicketSignal(() => answers.clear());
     bus.subscribeTickets(() => answers.clear());
+    tickets.onWrite((table) => {
+      if (table === 'tickets') answers.clear();
+    });
   }
   return {
     /**
