@@ -15,6 +15,7 @@ import * as searchAttributes from './migrations/0012-search-attributes.ts';
 import * as reportShards from './migrations/0013-report-shards.ts';
 import * as listFilterIndexes from './migrations/0014-list-filter-indexes.ts';
 import * as catalogAnswersInvalidation from './migrations/0015-catalog-answers-invalidation.ts';
+import * as searchIndexWithoutPendingList from './migrations/0016-search-index-without-pending-list.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -35,6 +36,7 @@ const migrations: Record<string, DialectMigration> = {
   '0013-report-shards': reportShards,
   '0014-list-filter-indexes': listFilterIndexes,
   '0015-catalog-answers-invalidation': catalogAnswersInvalidation,
+  '0016-search-index-without-pending-list': searchIndexWithoutPendingList,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -386,9 +386,13 @@ function rebuildSqliteIndex<T>(db: Kysely<T>): Promise<void> {
   });
 }
 
-/** PostgreSQL: the GIN index of `search_doc` (a migration's, or after a bulk load). */
+/**
+ * PostgreSQL: the GIN index of `search_doc` (a migration's, or after a bulk load), without a
+ * pending list: every search would scan it whole (migration 0016).
+ */
 export async function createPgSearchIndex<T>(db: Kysely<T>): Promise<void> {
-  await sql`create index if not exists tickets_search_idx on tickets using gin (search_doc)`.execute(db);
+  await sql`create index if not exists tickets_search_idx on tickets using gin (search_doc)
+    with (fastupdate = off)`.execute(db);
 }
 
 /** PostgreSQL: `ticket_words` from the lexemes of every `search_doc` (its attribute lexemes aside). */
