@@ -1,12 +1,12 @@
 import { MantineProvider } from '@mantine/core';
-import { lazy, Suspense, useState } from 'react';
-import { RouterProvider } from 'react-router';
+import { lazy, Suspense } from 'react';
+import { BrowserRouter } from 'react-router';
 import { onSessionLost } from '@/lib/api-client.ts';
 import { colorSchemeManager } from '@/lib/color-scheme.ts';
 import { notifyWarning } from '@/lib/notify.ts';
 import { clearSession, getSession } from '@/lib/session.ts';
 import classes from './app.module.css';
-import { createAppRouter } from './router.tsx';
+import { AppRoutes } from './router.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
 
 // The toasts' container arrives after the first paint; `notifications.show()` queues until then.
@@ -19,7 +19,6 @@ onSessionLost((message) => {
 });
 
 export function App() {
-  const [router] = useState(createAppRouter);
   return (
     <MantineProvider
       theme={theme}
@@ -30,7 +29,9 @@ export function App() {
       <Suspense fallback={null}>
         <Notifications position="top-right" limit={4} zIndex={1000} className={classes.toasts} />
       </Suspense>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </MantineProvider>
   );
 }

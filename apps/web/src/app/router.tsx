@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { createBrowserRouter, matchPath, Navigate, type RouteObject } from 'react-router';
+import { matchPath, Navigate, useRoutes, type RouteObject } from 'react-router';
 import { homePath, paths, routeNameOf } from '@/config/paths.ts';
 import { NotFound } from '@/components/ui/not-found.tsx';
 import { PageLoader } from '@/components/ui/page-loader.tsx';
@@ -143,7 +143,10 @@ async function startRequests(screen: Screen, search: URLSearchParams): Promise<v
   prefetch?.(queryClient, search);
 }
 
-export const createAppRouter = () => {
-  preloadScreenOf(window.location.pathname, window.location.search);
-  return createBrowserRouter(routes);
-};
+/**
+ * The app's routes, matched by the declarative router (`BrowserRouter` in app.tsx): the
+ * screens load no data through the router, so its data-router half stays out of the entry.
+ */
+export function AppRoutes() {
+  return useRoutes(routes);
+}
