@@ -1,5 +1,4 @@
 import { ActionIcon, Button, Card, Group, NativeSelect, Paper, Skeleton, Stack, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import {
   ticketSortColumns,
   ticketStages,
@@ -22,6 +21,7 @@ import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
 import { errorText } from '@/lib/api-client.ts';
 import { notifyError, notifySuccess } from '@/lib/notify.ts';
 import { isLoadingPage } from '@/lib/use-list-params.ts';
+import { useMedia } from '@/lib/use-media.ts';
 import { exportTicketsCsv, ticketListQuery, type TicketListKind } from '../api/tickets-api.ts';
 import { useTicketListUrl } from '../hooks/use-ticket-list-url.ts';
 import { nextSort, pageSizeListName } from '../ticket-list-url.ts';
@@ -135,7 +135,7 @@ export function TicketTable({
 }: TicketTableProps) {
   const list = useTicketListUrl(pageSizeListName(kind), pageSizes, defaultPageSize);
   const { page, setPage, debouncedSearch, filters } = list;
-  const isNarrow = useMediaQuery('(max-width: 47.99em)');
+  const isNarrow = useMedia('(max-width: 47.99em)');
   const [exported, setExported] = useState<number | null>(null);
 
   const tickets = useQuery(ticketListQuery(kind, list.params));
