@@ -9,7 +9,7 @@ import {
 } from '@portal/contract';
 import { IconDownload, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useDeferredValue, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { DataTable, type DataColumn } from '@/components/ui/data-table.tsx';
 import { ticketPath } from '@/config/paths.ts';
@@ -139,10 +139,15 @@ export function TicketTable({
   const [exported, setExported] = useState<number | null>(null);
 
   const tickets = useQuery(ticketListQuery(kind, list.params));
+  // A page's answer comes in a synchronous render (the query cache's subscription); its rows
+  // render in a deferred one, which React slices, so a slow phone is not blocked meanwhile.
+  const shownPage = useDeferredValue(tickets.data);
+  const isRendering = tickets.data !== undefined && shownPage === undefined;
   const meta = tickets.isError ? undefined : tickets.data?.meta;
   const lastPage = Math.max(meta?.last_page ?? 1, 1);
   const isFiltered = debouncedSearch !== '' || Object.keys(filters).length > 0;
-  const rows = tickets.isError ? [] : (tickets.data?.data ?? []);
+  const rows = tickets.isError ? [] : (shownPage?.data ?? []);
+  const isLoading = isLoadingPage(tickets) || isRendering;
 
   // A page beyond the last (after the list shrank) falls back to the last one.
   if (meta && !tickets.isPlaceholderData && page > lastPage) setPage(lastPage);
@@ -194,9 +199,9 @@ export function TicketTable({
           </Group>
         </Group>
         {isNarrow ? (
-          <Stack gap="xs" aria-label={label} aria-busy={isLoadingPage(tickets)}>
+          <Stack gap="xs" aria-label={label} aria-busy={isLoading}>
             <LoadErrorNotice error={tickets.error} onRetry={() => void tickets.refetch()} />
-            {isLoadingPage(tickets) ? (
+            {isLoading ? (
               Array.from({ length: 3 }, (_, i) => <Skeleton key={i} height={110} radius="md" />)
             ) : rows.length === 0 ? (
               <EmptyState title={emptyTitle} hint={emptyHint} />
@@ -209,7 +214,7 @@ export function TicketTable({
             columns={columns}
             rows={rows}
             rowKey={(ticket) => ticket.id}
-            isLoading={isLoadingPage(tickets)}
+            isLoading={isLoading}
             minWidth={minWidth}
             label={label}
             emptyTitle={emptyTitle}
