@@ -11,14 +11,13 @@ const signedInShell = [
   'src/app/layout/app-layout.tsx',
   'src/app/layout/permission-gate.tsx',
 ];
-/** The toasts' container, loaded by every screen just after its first paint (app.tsx). */
+/** The toasts' container, loaded by every screen once the browser is idle (app.tsx). */
 const toasts = 'node_modules/@mantine/notifications/esm/index.mjs';
 const ticketScreens = [
   'src/features/tickets/components/tickets-page.tsx',
   'src/features/tickets/components/general-tickets-page.tsx',
 ];
 const preloads = routePreloads({
-  '*': [toasts],
   '/login': ['src/features/auth/components/login-page.tsx'],
   '/tickets': [...signedInShell, 'src/features/tickets/components/tickets-page.tsx'],
   '/general-tickets': [...signedInShell, 'src/features/tickets/components/general-tickets-page.tsx'],
@@ -54,9 +53,9 @@ export default defineConfig({
         onlyExplicitManualChunks: true,
         manualChunks: firstScreenChunks('apps/web/index.html', {
           toasts: { roots: [toasts] },
-          login: { roots: ['src/features/auth/components/login-page.tsx'], loadsAfter: ['toasts'] },
-          shell: { roots: [...signedInShell, 'src/features/tickets/prefetch.ts'], loadsAfter: ['toasts'] },
-          tickets: { roots: ticketScreens, loadsAfter: ['toasts', 'shell'] },
+          login: { roots: ['src/features/auth/components/login-page.tsx'] },
+          shell: { roots: [...signedInShell, 'src/features/tickets/prefetch.ts'] },
+          tickets: { roots: ticketScreens, loadsAfter: ['shell'] },
         }),
       },
     },

@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { BrowserRouter } from 'react-router';
 import { onSessionLost } from '@/lib/api-client.ts';
 import { colorSchemeManager } from '@/lib/color-scheme.ts';
@@ -9,8 +9,27 @@ import classes from './app.module.css';
 import { AppRoutes } from './router.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
 
-// The toasts' container arrives after the first paint; `notifications.show()` queues until then.
 const Notifications = lazy(() => import('@mantine/notifications').then((m) => ({ default: m.Notifications })));
+
+/**
+ * The toasts' container (a chunk of its own) loads once the browser is first idle, so it
+ * takes nothing from the first screen; `notifications.show()` queues until then.
+ */
+function Toasts() {
+  const [isWanted, setWanted] = useState(false);
+  useEffect(() => {
+    const want = () => setWanted(true);
+    if (typeof window.requestIdleCallback !== 'function') return void window.setTimeout(want, 0);
+    const id = window.requestIdleCallback(want, { timeout: 2000 });
+    return () => window.cancelIdleCallback(id);
+  }, []);
+  if (!isWanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <Notifications position="top-right" limit={4} zIndex={1000} className={classes.toasts} />
+    </Suspense>
+  );
+}
 
 // SPEC §4: a 401 or an HTML answer clears the session; the guards then show /login.
 onSessionLost((message) => {
@@ -26,9 +45,7 @@ export function App() {
       colorSchemeManager={colorSchemeManager}
       defaultColorScheme="auto"
     >
-      <Suspense fallback={null}>
-        <Notifications position="top-right" limit={4} zIndex={1000} className={classes.toasts} />
-      </Suspense>
+      <Toasts />
       <BrowserRouter>
         <AppRoutes />
       </BrowserRouter>
