@@ -22,6 +22,7 @@ import { errorText } from '@/lib/api-client.ts';
 import { notifyError, notifySuccess } from '@/lib/notify.ts';
 import { isLoadingPage } from '@/lib/use-list-params.ts';
 import { useMedia } from '@/lib/use-media.ts';
+import { useRevealed } from '@/lib/use-revealed.ts';
 import { exportTicketsCsv, ticketListQuery, type TicketListKind } from '../api/tickets-api.ts';
 import { useTicketListUrl } from '../hooks/use-ticket-list-url.ts';
 import { nextSort, pageSizeListName } from '../ticket-list-url.ts';
@@ -45,6 +46,9 @@ interface TicketTableProps {
 }
 
 const numberFormat = new Intl.NumberFormat('es-MX');
+
+/** About a phone's screenful of cards (or a laptop's of rows): the rest of the page follows in a second render. */
+const FIRST_ROWS = 4;
 
 const sortLabels: Record<TicketSortColumn, string> = {
   id: 'ID',
@@ -146,7 +150,7 @@ export function TicketTable({
   const meta = tickets.isError ? undefined : tickets.data?.meta;
   const lastPage = Math.max(meta?.last_page ?? 1, 1);
   const isFiltered = debouncedSearch !== '' || Object.keys(filters).length > 0;
-  const rows = tickets.isError ? [] : (shownPage?.data ?? []);
+  const rows = useRevealed(tickets.isError ? [] : (shownPage?.data ?? []), FIRST_ROWS);
   const isLoading = isLoadingPage(tickets) || isRendering;
 
   // A page beyond the last (after the list shrank) falls back to the last one.
