@@ -130,7 +130,7 @@ export function preloadScreenOf(pathname: string, search = ''): void {
  * them under way (the same queries) instead of asking one after the other.
  */
 async function startRequests(screen: Screen, search: URLSearchParams): Promise<void> {
-  const [{ queryClient }, { checkPermissionQuery }, prefetch] = await Promise.all([
+  const [{ queryClient }, { checkPermissionQuery, userPermissionsQuery }, prefetch] = await Promise.all([
     import('@/lib/query-client.ts'),
     import('@/lib/permissions.ts'),
     screen.prefetch?.(),
@@ -140,6 +140,8 @@ async function startRequests(screen: Screen, search: URLSearchParams): Promise<v
   if (screen.access === 'permission') {
     void queryClient.prefetchQuery(checkPermissionQuery(session, routeNameOf(screen.path)));
   }
+  // The layout's menu: answered before the layout renders, not a render later.
+  if (screen.withLayout !== false) void queryClient.prefetchQuery(userPermissionsQuery(session));
   prefetch?.(queryClient, search);
 }
 
