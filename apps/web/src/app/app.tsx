@@ -6,6 +6,7 @@ import { colorSchemeManager } from '@/lib/color-scheme.ts';
 import { notifyWarning } from '@/lib/notify.ts';
 import { clearSession, getSession } from '@/lib/session.ts';
 import classes from './app.module.css';
+import { remainingMantineStyles } from './mantine-styles.ts';
 import { AppRoutes } from './router.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
 
@@ -13,15 +14,23 @@ const Notifications = lazy(() => import('@mantine/notifications').then((m) => ({
 
 /**
  * The toasts' container (a chunk of its own) loads once the browser is first idle, so it
- * takes nothing from the first screen; `notifications.show()` queues until then.
+ * takes nothing from the first screen, and once their styles (mantine-rest.css) are in;
+ * `notifications.show()` queues until then.
  */
 function Toasts() {
   const [isWanted, setWanted] = useState(false);
   useEffect(() => {
-    const want = () => setWanted(true);
-    if (typeof window.requestIdleCallback !== 'function') return void window.setTimeout(want, 0);
+    let isGone = false;
+    const want = () => void remainingMantineStyles.then(() => !isGone && setWanted(true));
+    if (typeof window.requestIdleCallback !== 'function') {
+      want();
+      return () => void (isGone = true);
+    }
     const id = window.requestIdleCallback(want, { timeout: 2000 });
-    return () => window.cancelIdleCallback(id);
+    return () => {
+      isGone = true;
+      window.cancelIdleCallback(id);
+    };
   }, []);
   if (!isWanted) return null;
   return (

@@ -1,5 +1,11 @@
 import restUrl from './mantine-rest.css?url';
 
+let markLoaded: () => void;
+/** Settles once mantine-rest.css has loaded (or failed): the toasts, styled by it, wait for it. */
+export const remainingMantineStyles = new Promise<void>((resolve) => {
+  markLoaded = () => resolve();
+});
+
 /**
  * Adds the stylesheet of the Mantine components the first screens do not show
  * (mantine-rest.css) once the page has loaded and the browser is idle, so that
@@ -12,6 +18,8 @@ export function addRemainingMantineStyles(): void {
     const link = document.createElement('link');
     link.rel = 'stylesheet';
     link.href = restUrl;
+    link.addEventListener('load', markLoaded, { once: true });
+    link.addEventListener('error', markLoaded, { once: true });
     // Built: the entry's <link>; in development, Vite's <style> of mantine-first.css.
     const first = document.querySelector(
       'link[rel="stylesheet"][href*="/assets/index-"], style[data-vite-dev-id$="/mantine-first.css"]',
