@@ -8,6 +8,7 @@
  *   npx tsx bench/lighthouse.ts                        # a fresh demo database
  *   npx tsx bench/lighthouse.ts --data-dir /tmp/portal-bench-NAME   # e.g. the bench's kept 1M database
  *   npx tsx bench/lighthouse.ts --base http://127.0.0.1:8080        # a server already running
+ *   npx tsx bench/lighthouse.ts --pages /tickets --presets mobile   # one page, one preset
  *
  * `npm run bench` runs it too (on its first dialect's database, after the API
  * figures); `--only lighthouse` runs just it there. Results go to
@@ -192,17 +193,20 @@ const median = (values: number[]) => {
 /** Lighthouse on /login and /tickets of the portal at `base`, both presets, `runs` runs each. */
 export async function runLighthouse(
   base: string,
-  { runs = 3, log = console.log, reportsDir = undefined as string | undefined } = {},
+  {
+    runs = 3,
+    log = console.log,
+    reportsDir = undefined as string | undefined,
+    pages = ['/login', '/tickets'],
+    presets = ['mobile', 'desktop'] as Preset[],
+  } = {},
 ): Promise<LighthouseRow[]> {
   const agent = await signIn(base, AGENT);
   await fillTray(base, agent);
-  const pages = [
-    { page: '/login', signedIn: false },
-    { page: '/tickets', signedIn: true },
-  ];
   const rows: LighthouseRow[] = [];
-  for (const { page, signedIn } of pages) {
-    for (const preset of ['mobile', 'desktop'] as const) {
+  for (const page of pages) {
+    const signedIn = page !== '/login';
+    for (const preset of presets) {
       const results: Run[] = [];
       for (let i = 0; i < runs; i++) {
         // A fresh session each run: its notifications were never shown in this profile.
@@ -311,6 +315,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       runs: { type: 'string', default: '3' },
       /** A folder for every run's full Lighthouse report (JSON), to see what costs points. */
       reports: { type: 'string' },
+      /** Only these pages or presets, comma-separated (quicker iterations): `--pages /tickets --presets mobile`. */
+      pages: { type: 'string', default: '/login,/tickets' },
+      presets: { type: 'string', default: 'mobile,desktop' },
     },
   });
   const freshDir =
@@ -318,7 +325,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const server = args.base ? undefined : await startServer(args['data-dir'] ?? freshDir!);
   try {
     const base = args.base ?? server!.base;
-    const rows = await runLighthouse(base, { runs: Number(args.runs), reportsDir: args.reports });
+    const rows = await runLighthouse(base, {
+      runs: Number(args.runs),
+      reportsDir: args.reports,
+      pages: args.pages.split(','),
+      presets: args.presets.split(',') as Preset[],
+    });
     printLighthouse(rows);
     const resultsDir = path.join(root, 'bench/results');
     mkdirSync(resultsDir, { recursive: true });

@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
+import { firstScreenChunks } from './vite-plugins/first-screen-chunks.ts';
 import { precompress } from './vite-plugins/precompress.ts';
 import { routePreloads } from './vite-plugins/route-preloads.ts';
 
@@ -10,13 +11,16 @@ const signedInShell = [
   'src/app/layout/app-layout.tsx',
   'src/app/layout/permission-gate.tsx',
 ];
+/** The toasts' container, loaded by every screen once the browser is idle (app.tsx). */
+const toasts = 'node_modules/@mantine/notifications/esm/index.mjs';
+const ticketScreens = [
+  'src/features/tickets/components/tickets-page.tsx',
+  'src/features/tickets/components/general-tickets-page.tsx',
+];
 const preloads = routePreloads({
-  '*': ['node_modules/@mantine/notifications/esm/index.mjs'],
   '/login': ['src/features/auth/components/login-page.tsx'],
-  // The screen itself is not named: announcing all of its chunks too delays the layout's first paint.
-  // Its first requests' code is (features/tickets/prefetch.ts, started by preloadScreenOf in router.tsx).
-  '/tickets': [...signedInShell, 'src/features/tickets/prefetch.ts'],
-  '/general-tickets': [...signedInShell, 'src/features/tickets/prefetch.ts'],
+  '/tickets': [...signedInShell, 'src/features/tickets/components/tickets-page.tsx'],
+  '/general-tickets': [...signedInShell, 'src/features/tickets/components/general-tickets-page.tsx'],
 });
 
 /**
@@ -44,5 +48,16 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     chunkSizeWarningLimit: 600,
+    rollupOptions: {
+      output: {
+        onlyExplicitManualChunks: true,
+        manualChunks: firstScreenChunks('apps/web/index.html', {
+          toasts: { roots: [toasts] },
+          login: { roots: ['src/features/auth/components/login-page.tsx'] },
+          shell: { roots: [...signedInShell, 'src/features/tickets/prefetch.ts'] },
+          tickets: { roots: ticketScreens, loadsAfter: ['shell'] },
+        }),
+      },
+    },
   },
 });

@@ -9,7 +9,7 @@ export default defineProject({
     name: 'web',
     root: import.meta.dirname,
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'vite-plugins/**/*.test.ts'],
     setupFiles: ['./src/test/setup.ts'],
     // jsdom renders of Mantine forms take seconds on a loaded 2-core machine.
     testTimeout: 20_000,

@@ -9,6 +9,10 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { addRemainingMantineStyles } from './app/mantine-styles.ts';
+import { preloadScreenOf } from './app/router.tsx';
+
+// The opened address's code and first data are asked for before React renders anything.
+preloadScreenOf(window.location.pathname, window.location.search);
 
 // A transition: React renders the first screen in slices of a few milliseconds, so the
 // browser is never blocked by one long task while the app starts (Lighthouse's TBT).

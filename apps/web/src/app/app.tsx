@@ -1,16 +1,44 @@
 import { MantineProvider } from '@mantine/core';
-import { lazy, Suspense, useState } from 'react';
-import { RouterProvider } from 'react-router';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { BrowserRouter } from 'react-router';
 import { onSessionLost } from '@/lib/api-client.ts';
 import { colorSchemeManager } from '@/lib/color-scheme.ts';
 import { notifyWarning } from '@/lib/notify.ts';
 import { clearSession, getSession } from '@/lib/session.ts';
 import classes from './app.module.css';
-import { createAppRouter } from './router.tsx';
+import { remainingMantineStyles } from './mantine-styles.ts';
+import { AppRoutes } from './router.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
 
-// The toasts' container arrives after the first paint; `notifications.show()` queues until then.
 const Notifications = lazy(() => import('@mantine/notifications').then((m) => ({ default: m.Notifications })));
+
+/**
+ * The toasts' container (a chunk of its own) loads once the browser is first idle, so it
+ * takes nothing from the first screen, and once their styles (mantine-rest.css) are in;
+ * `notifications.show()` queues until then.
+ */
+function Toasts() {
+  const [isWanted, setWanted] = useState(false);
+  useEffect(() => {
+    let isGone = false;
+    const want = () => void remainingMantineStyles.then(() => !isGone && setWanted(true));
+    if (typeof window.requestIdleCallback !== 'function') {
+      want();
+      return () => void (isGone = true);
+    }
+    const id = window.requestIdleCallback(want, { timeout: 2000 });
+    return () => {
+      isGone = true;
+      window.cancelIdleCallback(id);
+    };
+  }, []);
+  if (!isWanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <Notifications position="top-right" limit={4} zIndex={1000} className={classes.toasts} />
+    </Suspense>
+  );
+}
 
 // SPEC §4: a 401 or an HTML answer clears the session; the guards then show /login.
 onSessionLost((message) => {
@@ -19,7 +47,6 @@ onSessionLost((message) => {
 });
 
 export function App() {
-  const [router] = useState(createAppRouter);
   return (
     <MantineProvider
       theme={theme}
@@ -27,10 +54,10 @@ export function App() {
       colorSchemeManager={colorSchemeManager}
       defaultColorScheme="auto"
     >
-      <Suspense fallback={null}>
-        <Notifications position="top-right" limit={4} zIndex={1000} className={classes.toasts} />
-      </Suspense>
-      <RouterProvider router={router} />
+      <Toasts />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </MantineProvider>
   );
 }

@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { createBrowserRouter, matchPath, Navigate, type RouteObject } from 'react-router';
+import { matchPath, Navigate, useRoutes, type RouteObject } from 'react-router';
 import { homePath, paths, routeNameOf } from '@/config/paths.ts';
 import { NotFound } from '@/components/ui/not-found.tsx';
 import { PageLoader } from '@/components/ui/page-loader.tsx';
@@ -130,7 +130,7 @@ export function preloadScreenOf(pathname: string, search = ''): void {
  * them under way (the same queries) instead of asking one after the other.
  */
 async function startRequests(screen: Screen, search: URLSearchParams): Promise<void> {
-  const [{ queryClient }, { checkPermissionQuery }, prefetch] = await Promise.all([
+  const [{ queryClient }, { checkPermissionQuery, userPermissionsQuery }, prefetch] = await Promise.all([
     import('@/lib/query-client.ts'),
     import('@/lib/permissions.ts'),
     screen.prefetch?.(),
@@ -140,10 +140,15 @@ async function startRequests(screen: Screen, search: URLSearchParams): Promise<v
   if (screen.access === 'permission') {
     void queryClient.prefetchQuery(checkPermissionQuery(session, routeNameOf(screen.path)));
   }
+  // The layout's menu: answered before the layout renders, not a render later.
+  if (screen.withLayout !== false) void queryClient.prefetchQuery(userPermissionsQuery(session));
   prefetch?.(queryClient, search);
 }
 
-export const createAppRouter = () => {
-  preloadScreenOf(window.location.pathname, window.location.search);
-  return createBrowserRouter(routes);
-};
+/**
+ * The app's routes, matched by the declarative router (`BrowserRouter` in app.tsx): the
+ * screens load no data through the router, so its data-router half stays out of the entry.
+ */
+export function AppRoutes() {
+  return useRoutes(routes);
+}

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useEffectEvent, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { paths, routeNameOf } from '@/config/paths.ts';
@@ -11,8 +11,6 @@ import { goToNewTicket } from './new-ticket-list.ts';
 const loadPalette = () => import('./command-palette.tsx');
 const CommandPalette = lazy(loadPalette);
 
-const noRoutes: ReadonlySet<string> = new Set();
-
 /**
  * The signed-in shell's keyboard: Ctrl+K / ⌘K opens the command palette (loading it the
  * first time), `g t`, `g g`, `n` and `/` act on the screen. Returns `open` for a button and
@@ -20,7 +18,7 @@ const noRoutes: ReadonlySet<string> = new Set();
  */
 export function useCommandPalette() {
   const session = useSession();
-  const allowed = useQuery({ ...userPermissionsQuery(session!), enabled: session !== null }).data ?? noRoutes;
+  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const location = useLocation();
   const [isRequested, setRequested] = useState(false);
@@ -45,6 +43,10 @@ export function useCommandPalette() {
         return;
       }
     }
+    // Read from the cache (the sidebar asks for it) when a key is pressed: a subscription
+    // would re-render the whole layout when the answer arrives.
+    const permissions = session ? queryClient.getQueryData(userPermissionsQuery(session).queryKey) : undefined;
+    const allowed: ReadonlySet<string> = new Set(permissions?.routes);
     const isBusy = isOpen || isTypingTarget(event.target) || isModalOpen(document);
     const command = read({ key, ctrlKey, metaKey, altKey, isBusy }, performance.now());
     const go = (path: string) => {

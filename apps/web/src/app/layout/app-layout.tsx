@@ -1,10 +1,11 @@
 import { AppShell } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure } from '@mantine/hooks';
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { PageLoader } from '@/components/ui/page-loader.tsx';
 import { SessionExpiryWatcher } from '@/features/auth/components/session-expiry-watcher.tsx';
 import { readStorage, writeStorage } from '@/lib/storage.ts';
+import { useMedia } from '@/lib/use-media.ts';
 import { useCommandPalette } from '../command-palette/use-command-palette.tsx';
 import QueryProvider from '../query-provider.tsx';
 import classes from './layout.module.css';
@@ -31,7 +32,7 @@ function Frame({ children }: { children?: ReactNode }) {
   const [isLocked, setLocked] = useState(() => readStorage(LOCK_KEY) !== '0');
   const [isHovered, setHovered] = useState(false);
   const [isDrawerOpen, drawer] = useDisclosure(false);
-  const isMobile = useMediaQuery('(max-width: 47.99em)') ?? false;
+  const isMobile = useMedia('(max-width: 47.99em)');
   const { pathname } = useLocation();
 
   useEffect(() => drawer.close(), [pathname]); // eslint-disable-line react-hooks/exhaustive-deps

@@ -1,7 +1,7 @@
 import { Alert, Center, Stack, Text, Title } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, type ReactNode } from 'react';
 import { PageLoader } from '@/components/ui/page-loader.tsx';
 import { isApiError } from '@/lib/api-client.ts';
 import { notifyWarning } from '@/lib/notify.ts';
@@ -39,8 +39,11 @@ export default function PermissionGate({
     clearSession();
   }, [error]);
 
-  if (query.isPending || error) return <PageLoader />;
-  const access = sectionAccess(query.data.sections);
+  // The answer comes in a synchronous render (the query cache's subscription); the screen then
+  // mounts in a deferred one, which React renders in slices instead of one long task.
+  const sections = useDeferredValue(query.data?.sections);
+  if (query.isPending || error || !sections) return <PageLoader />;
+  const access = sectionAccess(sections);
   if (!access.canRead) return <NoAccess />;
   return <SectionAccessContext.Provider value={access}>{children}</SectionAccessContext.Provider>;
 }

@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { IconPin, IconPinnedOff } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { useDeferredValue } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Logo } from '@/components/ui/logo.tsx';
 import { DEFAULT_MENU_ICON, DEFAULT_MENU_NAME, filterMenu, logoutItem, menu, type MenuItem } from '@/config/menu.ts';
@@ -35,7 +36,9 @@ const isActivePath = (pathname: string, path?: string) =>
 export function Sidebar({ isExpanded, isLocked, isMobile, onToggleLock, onCloseDrawer }: SidebarProps) {
   const session = useSession();
   const allowed = useQuery({ ...userPermissionsQuery(session!), enabled: session !== null });
-  const items = allowed.data ? filterMenu(menu, allowed.data) : [];
+  // Rendered in a deferred (sliced) render, not in the synchronous one the answer arrives in.
+  const permissions = useDeferredValue(allowed.data);
+  const items = permissions ? filterMenu(menu, permissions) : [];
 
   return (
     <>
@@ -62,7 +65,7 @@ export function Sidebar({ isExpanded, isLocked, isMobile, onToggleLock, onCloseD
 
       <AppShell.Section grow component={ScrollArea} py="sm" px={isExpanded ? 'sm' : 0} type="hover">
         <nav aria-label="Secciones">
-          {allowed.isPending ? (
+          {!permissions && !allowed.isError ? (
             <Stack gap={8} px={isExpanded ? 0 : 'md'}>
               {Array.from({ length: 6 }, (_, i) => (
                 <Skeleton key={i} height={34} radius="md" />

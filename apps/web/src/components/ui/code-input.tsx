@@ -1,6 +1,6 @@
 import { PinInput } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { forwardRef, useImperativeHandle, useRef, type ClipboardEvent } from 'react';
+import { useMedia } from '@/lib/use-media.ts';
 
 export interface CodeInputHandle {
   /** Puts the cursor in box `index` (0-based). */
@@ -28,7 +28,7 @@ export const CodeInput = forwardRef<CodeInputHandle, CodeInputProps>(function Co
 ) {
   const boxes = useRef<HTMLDivElement>(null);
   // Six 50 px boxes do not fit a 360 px phone inside the card.
-  const isNarrow = useMediaQuery('(max-width: 26em)');
+  const isNarrow = useMedia('(max-width: 26em)');
 
   const focusBox = (index: number) =>
     boxes.current?.querySelectorAll<HTMLInputElement>('input:not([type=hidden])')[index]?.focus();

@@ -1,9 +1,15 @@
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@portal/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { optionsQuery } from '@/lib/resource-api.ts';
 import { storedPageSize } from '@/lib/use-page-size.ts';
 import { peopleOptionsQuery, ticketListQuery, type TicketListKind, type TicketListParams } from './api/tickets-api.ts';
-import { catalogFilters, filtersFromUrl, pageFromUrl, pageSizeListName, sortFromUrl } from './ticket-list-url.ts';
+import {
+  catalogFilters,
+  currentListPageSizes,
+  filtersFromUrl,
+  pageFromUrl,
+  pageSizeListName,
+  sortFromUrl,
+} from './ticket-list-url.ts';
 
 /**
  * Asks, as soon as the address is known, for what a ticket list screen shows
@@ -15,7 +21,7 @@ import { catalogFilters, filtersFromUrl, pageFromUrl, pageSizeListName, sortFrom
 export function prefetchTicketList(queryClient: QueryClient, kind: TicketListKind, search: URLSearchParams): void {
   const request: TicketListParams = {
     page: pageFromUrl(search),
-    per_page: storedPageSize(pageSizeListName(kind), PAGE_SIZES, DEFAULT_PAGE_SIZE),
+    per_page: storedPageSize(pageSizeListName(kind), currentListPageSizes.sizes, currentListPageSizes.defaultSize),
     search: (search.get('q') ?? '').trim(),
     filters: filtersFromUrl(search),
     sort: sortFromUrl(search.get('sort')),

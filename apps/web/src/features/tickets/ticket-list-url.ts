@@ -1,5 +1,7 @@
 import {
+  DEFAULT_PAGE_SIZE,
   DEFAULT_TICKET_SORT,
+  PAGE_SIZES,
   ticketSortColumns,
   ticketStages,
   type TicketSortColumn,
@@ -14,6 +16,8 @@ import type { OptionSource } from '@/lib/resource-api.ts';
  * filtered view can be bookmarked and shared:
  * `?q=andén&page=2&sort=updated:desc&priority=4&project=3&assignee=none,12&from=2025-01-01&to=2025-01-31`.
  */
+export const stageLabels: Record<TicketStage, string> = { open: 'Abierto', started: 'En progreso', closed: 'Cerrado' };
+
 export type IdFilterKey =
   'status_id' | 'priority_type_id' | 'project_id' | 'area_id' | 'category_id' | 'difficulty_id' | 'created_by';
 
@@ -28,8 +32,10 @@ export const idFilterParams: Record<IdFilterKey, string> = {
   created_by: 'creator',
 };
 
+export type CatalogFilterKey = Exclude<IdFilterKey, 'created_by'>;
+
 /** The filters over a catalogue: their label and where their options come from. */
-export const catalogFilters: { key: Exclude<IdFilterKey, 'created_by'>; label: string; source: OptionSource }[] = [
+export const catalogFilters: { key: CatalogFilterKey; label: string; source: OptionSource }[] = [
   { key: 'status_id', label: 'Estado', source: 'ticket-statuses' },
   { key: 'priority_type_id', label: 'Prioridad', source: 'priority-types' },
   { key: 'project_id', label: 'Proyecto', source: 'projects' },
@@ -53,6 +59,9 @@ export const pageFromUrl = (params: URLSearchParams) => Math.max(1, Math.floor(N
 
 /** Under this name a ticket list remembers its page size. */
 export const pageSizeListName = (kind: string) => `tickets-${kind}`;
+
+/** The page sizes of Mis Tickets and Tickets Generales: their screen's and their early request's (prefetch.ts). */
+export const currentListPageSizes = { sizes: PAGE_SIZES, defaultSize: DEFAULT_PAGE_SIZE } as const;
 
 export function filtersFromUrl(params: URLSearchParams): TTicketFiltersInput {
   const filters: TTicketFiltersInput = {};

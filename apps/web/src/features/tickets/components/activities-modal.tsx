@@ -13,22 +13,8 @@ import { StatusBadge } from '@/components/ui/status-badge.tsx';
 import { isApiError, isSessionLost } from '@/lib/api-client.ts';
 import { notifyError, notifySuccess, notifyWarning } from '@/lib/notify.ts';
 import { activitiesQuery, activityKeys, createActivity, deleteActivity } from '../api/activities-api.ts';
+import type { ActivitiesMode } from '../activities-mode.ts';
 import { formatDateTime } from './ticket-badges.tsx';
-
-/**
- * SPEC §6: the assignee registers and deletes activities; a privileged role
- * who is not the assignee reads them; anyone else has no access.
- */
-export type ActivitiesMode = 'register' | 'read-only' | 'denied';
-
-export function activitiesModeOf(
-  ticket: TTicket,
-  user: { id: number; role: { is_supervisor: number } },
-): ActivitiesMode {
-  if (ticket.user_assigned_id === user.id) return 'register';
-  if (Number(user.role.is_supervisor) === 1) return 'read-only';
-  return 'denied';
-}
 
 const PER_PAGE = 5;
 const PERMISSION_DENIED = 'Permiso denegado';

@@ -1,15 +1,16 @@
-import { Badge, Button, CloseButton, Collapse, Group, MultiSelect, SimpleGrid, TextInput } from '@mantine/core';
+import { Badge, Button, CloseButton, Collapse, Group } from '@mantine/core';
 import type { TicketStage, TOption, TTicketFiltersInput } from '@portal/contract';
 import { IconFilter, IconFilterOff } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { optionsQuery } from '@/lib/resource-api.ts';
 import { peopleOptionsQuery } from '../api/tickets-api.ts';
-import { activeFilterCount, catalogFilters } from '../ticket-list-url.ts';
+import { activeFilterCount, catalogFilters, stageLabels } from '../ticket-list-url.ts';
+import type { CatalogOptions } from './ticket-filter-fields.tsx';
 
-export const stageLabels: Record<TicketStage, string> = { open: 'Abierto', started: 'En progreso', closed: 'Cerrado' };
-
-const UNASSIGNED = 'none';
+// The panel's ten fields (multi-selects and their option lists) load when it first opens, not with the list.
+const loadFields = () => import('./ticket-filter-fields.tsx');
+const TicketFilterFields = lazy(loadFields);
 
 interface TicketFiltersProps {
   filters: TTicketFiltersInput;
@@ -18,8 +19,6 @@ interface TicketFiltersProps {
   stages: readonly TicketStage[];
 }
 
-const asData = (options: TOption[]) => options.map((o) => ({ value: String(o.id), label: o.name }));
-
 /**
  * The filters of a ticket list: a 'Filtros' panel (stage, status, priority, project,
  * area, category, difficulty, assignee with 'Sin asignar', creator, created between),
@@ -27,7 +26,8 @@ const asData = (options: TOption[]) => options.map((o) => ({ value: String(o.id)
  */
 export function TicketFilters({ filters, onChange, stages }: TicketFiltersProps) {
   const [isOpen, setOpen] = useState(false);
-  const catalogs = {
+  const [hasOpened, setHasOpened] = useState(false);
+  const catalogs: CatalogOptions = {
     status_id: useQuery(optionsQuery('ticket-statuses')).data ?? [],
     priority_type_id: useQuery(optionsQuery('priority-types')).data ?? [],
     project_id: useQuery(optionsQuery('projects')).data ?? [],
@@ -45,7 +45,6 @@ export function TicketFilters({ filters, onChange, stages }: TicketFiltersProps)
     }
     onChange(next as TTicketFiltersInput);
   };
-  const idsOf = (values: string[]) => values.map(Number);
   const assignees = Array.isArray(filters.user_assigned_id)
     ? filters.user_assigned_id
     : filters.user_assigned_id === null
@@ -72,7 +71,7 @@ export function TicketFilters({ filters, onChange, stages }: TicketFiltersProps)
   }
   for (const id of assignees) {
     chips.push({
-      key: `assignee-${id ?? UNASSIGNED}`,
+      key: `assignee-${id ?? 'none'}`,
       label: id === null ? 'Sin asignar' : `Asignado a: ${nameIn(people, id as number)}`,
       remove: () => set({ user_assigned_id: assignees.filter((v) => v !== id) }),
     });
@@ -109,7 +108,11 @@ export function TicketFilters({ filters, onChange, stages }: TicketFiltersProps)
               </Badge>
             ) : undefined
           }
-          onClick={() => setOpen((o) => !o)}
+          onPointerEnter={() => void loadFields().catch(() => undefined)}
+          onClick={() => {
+            setHasOpened(true);
+            setOpen((o) => !o);
+          }}
           aria-expanded={isOpen}
         >
           Filtros
@@ -147,62 +150,18 @@ export function TicketFilters({ filters, onChange, stages }: TicketFiltersProps)
         )}
       </Group>
       <Collapse expanded={isOpen}>
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 4 }} spacing="sm" verticalSpacing="xs">
-          {stages.length > 1 && (
-            <MultiSelect
-              label="Etapa"
-              placeholder="Todas"
-              data={stages.map((s) => ({ value: s, label: stageLabels[s] }))}
-              value={filters.stage ?? []}
-              onChange={(v) => set({ stage: v as TicketStage[] })}
-              clearable
+        {hasOpened && (
+          <Suspense fallback={null}>
+            <TicketFilterFields
+              filters={filters}
+              onPatch={set}
+              stages={stages}
+              catalogs={catalogs}
+              people={people}
+              assignees={assignees}
             />
-          )}
-          {catalogFilters.map(({ key, label }) => (
-            <MultiSelect
-              key={key}
-              label={label}
-              placeholder="Todos"
-              data={asData(catalogs[key])}
-              value={((filters[key] ?? []) as number[]).map(String)}
-              onChange={(v) => set({ [key]: idsOf(v) })}
-              searchable
-              clearable
-            />
-          ))}
-          <MultiSelect
-            label="Asignado a"
-            placeholder="Cualquiera"
-            data={[{ value: UNASSIGNED, label: 'Sin asignar' }, ...asData(people)]}
-            value={assignees.map((v) => (v === null ? UNASSIGNED : String(v)))}
-            onChange={(v) => set({ user_assigned_id: v.map((x) => (x === UNASSIGNED ? null : Number(x))) })}
-            searchable
-            clearable
-          />
-          <MultiSelect
-            label="Creado por"
-            placeholder="Cualquiera"
-            data={asData(people)}
-            value={((filters.created_by ?? []) as number[]).map(String)}
-            onChange={(v) => set({ created_by: idsOf(v) })}
-            searchable
-            clearable
-          />
-          <TextInput
-            type="date"
-            label="Creado desde"
-            value={filters.created_from ?? ''}
-            max={filters.created_to}
-            onChange={(e) => set({ created_from: e.currentTarget.value || undefined })}
-          />
-          <TextInput
-            type="date"
-            label="Creado hasta"
-            value={filters.created_to ?? ''}
-            min={filters.created_from}
-            onChange={(e) => set({ created_to: e.currentTarget.value || undefined })}
-          />
-        </SimpleGrid>
+          </Suspense>
+        )}
       </Collapse>
     </>
   );

@@ -1,5 +1,4 @@
 import { ActionIcon, Button, Card, Group, NativeSelect, Paper, Skeleton, Stack, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import {
   ticketSortColumns,
   ticketStages,
@@ -10,7 +9,7 @@ import {
 } from '@portal/contract';
 import { IconDownload, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useDeferredValue, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { DataTable, type DataColumn } from '@/components/ui/data-table.tsx';
 import { ticketPath } from '@/config/paths.ts';
@@ -22,6 +21,8 @@ import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
 import { errorText } from '@/lib/api-client.ts';
 import { notifyError, notifySuccess } from '@/lib/notify.ts';
 import { isLoadingPage } from '@/lib/use-list-params.ts';
+import { useMedia } from '@/lib/use-media.ts';
+import { useRevealed } from '@/lib/use-revealed.ts';
 import { exportTicketsCsv, ticketListQuery, type TicketListKind } from '../api/tickets-api.ts';
 import { useTicketListUrl } from '../hooks/use-ticket-list-url.ts';
 import { nextSort, pageSizeListName } from '../ticket-list-url.ts';
@@ -45,6 +46,9 @@ interface TicketTableProps {
 }
 
 const numberFormat = new Intl.NumberFormat('es-MX');
+
+/** About a phone's screenful of cards (or a laptop's of rows): the rest of the page follows in a second render. */
+const FIRST_ROWS = 4;
 
 const sortLabels: Record<TicketSortColumn, string> = {
   id: 'ID',
@@ -135,14 +139,19 @@ export function TicketTable({
 }: TicketTableProps) {
   const list = useTicketListUrl(pageSizeListName(kind), pageSizes, defaultPageSize);
   const { page, setPage, debouncedSearch, filters } = list;
-  const isNarrow = useMediaQuery('(max-width: 47.99em)');
+  const isNarrow = useMedia('(max-width: 47.99em)');
   const [exported, setExported] = useState<number | null>(null);
 
   const tickets = useQuery(ticketListQuery(kind, list.params));
+  // A page's answer comes in a synchronous render (the query cache's subscription); its rows
+  // render in a deferred one, which React slices, so a slow phone is not blocked meanwhile.
+  const shownPage = useDeferredValue(tickets.data);
+  const isRendering = tickets.data !== undefined && shownPage === undefined;
   const meta = tickets.isError ? undefined : tickets.data?.meta;
   const lastPage = Math.max(meta?.last_page ?? 1, 1);
   const isFiltered = debouncedSearch !== '' || Object.keys(filters).length > 0;
-  const rows = tickets.isError ? [] : (tickets.data?.data ?? []);
+  const rows = useRevealed(tickets.isError ? [] : (shownPage?.data ?? []), FIRST_ROWS);
+  const isLoading = isLoadingPage(tickets) || isRendering;
 
   // A page beyond the last (after the list shrank) falls back to the last one.
   if (meta && !tickets.isPlaceholderData && page > lastPage) setPage(lastPage);
@@ -194,9 +203,9 @@ export function TicketTable({
           </Group>
         </Group>
         {isNarrow ? (
-          <Stack gap="xs" aria-label={label} aria-busy={isLoadingPage(tickets)}>
+          <Stack gap="xs" aria-label={label} aria-busy={isLoading}>
             <LoadErrorNotice error={tickets.error} onRetry={() => void tickets.refetch()} />
-            {isLoadingPage(tickets) ? (
+            {isLoading ? (
               Array.from({ length: 3 }, (_, i) => <Skeleton key={i} height={110} radius="md" />)
             ) : rows.length === 0 ? (
               <EmptyState title={emptyTitle} hint={emptyHint} />
@@ -209,7 +218,7 @@ export function TicketTable({
             columns={columns}
             rows={rows}
             rowKey={(ticket) => ticket.id}
-            isLoading={isLoadingPage(tickets)}
+            isLoading={isLoading}
             minWidth={minWidth}
             label={label}
             emptyTitle={emptyTitle}

@@ -1,20 +1,39 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type SectionName, type TTicket } from '@portal/contract';
+import type { SectionName, TTicket } from '@portal/contract';
 import { IconEye, IconListCheck, IconPencil, IconUserPlus, IconUserEdit } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { IconAction } from '@/components/ui/icon-action.tsx';
 import { ListHeader } from '@/components/ui/list-header.tsx';
 import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
 import { useSectionFlags } from '@/lib/permissions.ts';
 import { useSession } from '@/lib/session.ts';
+import { useMedia } from '@/lib/use-media.ts';
 import type { TicketListKind } from '../api/tickets-api.ts';
 import { useNewTicketRequest } from '../hooks/use-new-ticket-request.ts';
-import { ActivitiesModal, activitiesModeOf, type ActivitiesMode } from './activities-modal.tsx';
-import { AssignModal } from './assign-modal.tsx';
+import { activitiesModeOf, type ActivitiesMode } from '../activities-mode.ts';
+import { currentListPageSizes } from '../ticket-list-url.ts';
 import { formatDate, formatDateTime, PriorityBadge } from './ticket-badges.tsx';
-import { TicketFormModal } from './ticket-form-modal.tsx';
 import { TicketLink, TicketTable, type TicketColumn } from './ticket-table.tsx';
+
+// The dialogs' code (forms, uploads, activities) is not needed to show the list: it loads
+// once the browser is idle after the list has rendered, or when a dialog opens before that.
+const loadTicketForm = () => import('./ticket-form-modal.tsx');
+const loadAssign = () => import('./assign-modal.tsx');
+const loadActivities = () => import('./activities-modal.tsx');
+const TicketFormModal = lazy(() => loadTicketForm().then((m) => ({ default: m.TicketFormModal })));
+const AssignModal = lazy(() => loadAssign().then((m) => ({ default: m.AssignModal })));
+const ActivitiesModal = lazy(() => loadActivities().then((m) => ({ default: m.ActivitiesModal })));
+
+function usePreloadDialogs() {
+  useEffect(() => {
+    const preload = () => {
+      for (const load of [loadTicketForm, loadAssign, loadActivities]) void load().catch(() => undefined);
+    };
+    if (typeof window.requestIdleCallback !== 'function') return preload();
+    const id = window.requestIdleCallback(preload, { timeout: 3000 });
+    return () => window.cancelIdleCallback(id);
+  }, []);
+}
 
 type Dialog =
   | { kind: 'create' }
@@ -32,9 +51,10 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
   const { canCreate, canUpdate } = useSectionFlags(section);
   const [dialog, setDialog] = useState<Dialog>(null);
   const newTicketRequest = useNewTicketRequest(canCreate);
+  usePreloadDialogs();
   const user = session?.user;
   // From 1200 px the table shows 'Creado'; from 1408 px also 'Proyecto' and 'Actualizado' (issue 12: fits 1366 px).
-  const isWide = useMediaQuery('(min-width: 75em)') ?? true;
+  const isWide = useMedia('(min-width: 75em)');
 
   const columns: TicketColumn[] = [
     {
@@ -181,8 +201,8 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
         kind={kind}
         label={title}
         columns={columns}
-        pageSizes={PAGE_SIZES}
-        defaultPageSize={DEFAULT_PAGE_SIZE}
+        pageSizes={currentListPageSizes.sizes}
+        defaultPageSize={currentListPageSizes.defaultSize}
         minWidth={isWide ? 960 : 760}
         cardActions={
           canUpdate
@@ -198,28 +218,30 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
         }
       />
 
-      {(dialog?.kind === 'create' || newTicketRequest.isAsked) && (
-        <TicketFormModal
-          onClose={() => {
-            setDialog(null);
-            if (newTicketRequest.isAsked) newTicketRequest.forget();
-          }}
-        />
-      )}
-      {dialog?.kind === 'edit' && (
-        <TicketFormModal key={dialog.ticket.id} ticket={dialog.ticket} onClose={() => setDialog(null)} />
-      )}
-      {dialog?.kind === 'assign' && (
-        <AssignModal
-          ticket={dialog.ticket}
-          canAssign={canCreate}
-          canReassign={canUpdate}
-          onClose={() => setDialog(null)}
-        />
-      )}
-      {dialog?.kind === 'activities' && user && (
-        <ActivitiesModal ticket={dialog.ticket} userId={user.id} mode={dialog.mode} onClose={() => setDialog(null)} />
-      )}
+      <Suspense fallback={null}>
+        {(dialog?.kind === 'create' || newTicketRequest.isAsked) && (
+          <TicketFormModal
+            onClose={() => {
+              setDialog(null);
+              if (newTicketRequest.isAsked) newTicketRequest.forget();
+            }}
+          />
+        )}
+        {dialog?.kind === 'edit' && (
+          <TicketFormModal key={dialog.ticket.id} ticket={dialog.ticket} onClose={() => setDialog(null)} />
+        )}
+        {dialog?.kind === 'assign' && (
+          <AssignModal
+            ticket={dialog.ticket}
+            canAssign={canCreate}
+            canReassign={canUpdate}
+            onClose={() => setDialog(null)}
+          />
+        )}
+        {dialog?.kind === 'activities' && user && (
+          <ActivitiesModal ticket={dialog.ticket} userId={user.id} mode={dialog.mode} onClose={() => setDialog(null)} />
+        )}
+      </Suspense>
     </Stack>
   );
 }

@@ -1,6 +1,6 @@
 import type { TTicket } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
-import { activitiesModeOf } from './activities-modal.tsx';
+import { activitiesModeOf } from './activities-mode.ts';
 
 const ticket = (assignee: number | null) => ({ user_assigned_id: assignee }) as TTicket;
 const agent = (id: number) => ({ id, role: { is_supervisor: 0 } });
