@@ -52,3 +52,41 @@ export const MIN_PASSWORD_LENGTH = 8;
 export const AVATAR_URL_PREFIX = '/api/avatars/';
 export const DEFAULT_AVATAR_FILE = 'default.svg';
 export const DEFAULT_AVATAR_URL = `${AVATAR_URL_PREFIX}${DEFAULT_AVATAR_FILE}`;
+
+/*
+ * Constants the first screens use, kept out of the schema modules: importing one of
+ * those builds its zod schemas, and the web app's first-screen code would carry zod.
+ */
+
+/** The columns a ticket list sorts by; `created` is the id order (ids grow with creation time). */
+export const ticketSortColumns = ['id', 'name', 'priority', 'status', 'project', 'created', 'updated'] as const;
+export type TicketSortColumn = (typeof ticketSortColumns)[number];
+export const DEFAULT_TICKET_SORT: { by: TicketSortColumn; dir: 'asc' | 'desc' } = { by: 'id', dir: 'desc' };
+
+/** Texts of the notifications feature (SPEC §1, §8; DESIGN.md). */
+export const NOTIFICATION_TEXT = {
+  assigned: 'Se te ha asignado un nuevo ticket',
+  activityAdded: 'Se registró una nueva actividad en tu ticket',
+  statusChanged: 'Cambió el estado de tu ticket',
+  title: (ticketId: number) => `Ticket #${ticketId}`,
+  viewed: 'Notificaciones marcadas como vistas.',
+  read: 'Notificaciones marcadas como leídas.',
+  deleted: 'Eliminadas',
+  deleteFailed: 'No se pudieron eliminar las notificaciones.',
+  empty: 'No tienes notificaciones por ahora',
+  emptyHistory: 'No hay historial de notificaciones',
+  streamTicket: 'Canal de notificaciones autorizado.',
+  streamRefused: 'El permiso para el canal de notificaciones no es válido o ya fue usado.',
+} as const;
+
+/** Server-sent event names of GET /api/notifications/stream. */
+export const NOTIFICATION_STREAM_EVENTS = {
+  /** The stream is open; data `{ since }`. */
+  ready: 'ready',
+  /** A new notification; data is a `TNotification`, the event id its id. */
+  notification: 'notification',
+  /** The server ends the stream (shutdown, session ended or expired); data `{ reason }`. Reconnect with a new ticket. */
+  end: 'end',
+  /** A ticket the user may see was created or changed; data `{ id }`. Lists and its page refresh. */
+  ticket: 'ticket',
+} as const;

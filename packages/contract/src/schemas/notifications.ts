@@ -4,22 +4,6 @@ import { ZDataResponse, ZFreeText, ZId, ZListResponse } from './common.ts';
 export const notificationTypes = ['info', 'success', 'warning', 'error'] as const;
 export type NotificationType = (typeof notificationTypes)[number];
 
-/** Texts of the notifications feature (SPEC §1, §8; DESIGN.md). */
-export const NOTIFICATION_TEXT = {
-  assigned: 'Se te ha asignado un nuevo ticket',
-  activityAdded: 'Se registró una nueva actividad en tu ticket',
-  statusChanged: 'Cambió el estado de tu ticket',
-  title: (ticketId: number) => `Ticket #${ticketId}`,
-  viewed: 'Notificaciones marcadas como vistas.',
-  read: 'Notificaciones marcadas como leídas.',
-  deleted: 'Eliminadas',
-  deleteFailed: 'No se pudieron eliminar las notificaciones.',
-  empty: 'No tienes notificaciones por ahora',
-  emptyHistory: 'No hay historial de notificaciones',
-  streamTicket: 'Canal de notificaciones autorizado.',
-  streamRefused: 'El permiso para el canal de notificaciones no es válido o ya fue usado.',
-} as const;
-
 /** Largest number of ids one view/read call accepts. */
 export const MAX_NOTIFICATION_IDS = 100;
 /** The unread list is capped: the badge shows '99+' beyond 99 anyway. */
@@ -94,15 +78,3 @@ export const ZNotificationStreamQuery = z.object({
     .optional(),
 });
 export type TNotificationStreamQuery = z.infer<typeof ZNotificationStreamQuery>;
-
-/** Server-sent event names of GET /api/notifications/stream. */
-export const NOTIFICATION_STREAM_EVENTS = {
-  /** The stream is open; data `{ since }`. */
-  ready: 'ready',
-  /** A new notification; data is a `TNotification`, the event id its id. */
-  notification: 'notification',
-  /** The server ends the stream (shutdown, session ended or expired); data `{ reason }`. Reconnect with a new ticket. */
-  end: 'end',
-  /** A ticket the user may see was created or changed; data `{ id }`. Lists and its page refresh. */
-  ticket: 'ticket',
-} as const;

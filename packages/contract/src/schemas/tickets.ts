@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_HISTORY_PAGE_SIZE, ticketStages } from '../constants.ts';
+import { DEFAULT_HISTORY_PAGE_SIZE, DEFAULT_TICKET_SORT, ticketSortColumns, ticketStages } from '../constants.ts';
 import { ZDataResponse, ZId, ZListQueryWith, ZListResponse, ZPage, ZPageMeta, ZText } from './common.ts';
 
 export const TICKET_MSG = {
@@ -70,16 +70,11 @@ export const ZTicketFilters = z
 export type TTicketFilters = z.output<typeof ZTicketFilters>;
 export type TTicketFiltersInput = z.input<typeof ZTicketFilters>;
 
-/** The columns a ticket list sorts by; `created` is the id order (ids grow with creation time). */
-export const ticketSortColumns = ['id', 'name', 'priority', 'status', 'project', 'created', 'updated'] as const;
-export type TicketSortColumn = (typeof ticketSortColumns)[number];
-
 export const ZTicketSort = z.strictObject({
   by: z.enum(ticketSortColumns, { error: 'Columna de orden no válida.' }),
   dir: z.enum(['asc', 'desc'], { error: 'La dirección debe ser asc o desc.' }).default('desc'),
 });
 export type TTicketSort = z.output<typeof ZTicketSort>;
-export const DEFAULT_TICKET_SORT: TTicketSort = { by: 'id', dir: 'desc' };
 
 /** POST body of the ticket lists: page, per_page, a search on name and description, filters and sort. */
 export const ZTicketListQuery = ZListQueryWith(DEFAULT_HISTORY_PAGE_SIZE).extend({
