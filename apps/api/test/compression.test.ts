@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { COMPRESSION_THRESHOLD_BYTES } from '../src/plugins/compression.ts';
-import { createTestApp, dialects, type TestApp } from './helper.ts';
+import { createTestApp, dialects, ticketBody, type TestApp } from './helper.ts';
 import { listen, openStream, streamTicket } from './notifications-stream-client.ts';
 
 describe.each(dialects)('answer compression on %s', (dialect) => {
@@ -53,16 +53,12 @@ describe.each(dialects)('answer compression on %s', (dialect) => {
     expect(JSON.parse(brotliDecompressSync(again.rawPayload).toString('utf8'))).toEqual(plain);
     expect(JSON.parse(gunzipSync(gzipped.rawPayload).toString('utf8'))).toEqual(plain);
 
-    const created = await t.call(admin, 'POST', '/api/tickets/create', {
-      name: 'Ticket para comprimir de nuevo',
-      description: 'La lista cambia y su respuesta comprimida también',
-      area_id: 1,
-      project_id: 1,
-      category_id: 1,
-      priority_type_id: 1,
-      difficulty_id: 1,
-      status_id: 1,
-    });
+    const created = await t.call(
+      admin,
+      'POST',
+      '/api/tickets/create',
+      ticketBody('Ticket para comprimir de nuevo', 'La lista cambia y su respuesta comprimida también'),
+    );
     expect(created.statusCode).toBe(201);
     const after = JSON.parse(brotliDecompressSync((await list('br')).rawPayload).toString('utf8'));
     expect(after.data[0].name).toBe('Ticket para comprimir de nuevo');

@@ -11,6 +11,18 @@ import { migrateToLatest } from '../src/db/migrator.ts';
 import { seedIfEmpty } from '../src/db/seed.ts';
 
 export const dialects = ['sqlite', 'postgres'] as const;
+
+/** A ticket's create body with the first demo catalogue values (all active). */
+export const ticketBody = (name: string, description: string) => ({
+  name,
+  description,
+  area_id: 1,
+  project_id: 1,
+  category_id: 1,
+  priority_type_id: 1,
+  difficulty_id: 1,
+  status_id: 1,
+});
 export type TestDialect = (typeof dialects)[number];
 
 /** Where the test setup creates (and drops) its own databases. */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSiblingApp, createTestApp, dialects, type TestApp } from './helper.ts';
+import { createSiblingApp, createTestApp, dialects, ticketBody, type TestApp } from './helper.ts';
 import { listen, openStream, streamTicket } from './notifications-stream-client.ts';
 
 /** How long another process may take to hear of a change (a NOTIFY after commit): at most this. */
@@ -17,16 +17,7 @@ async function sectionPermissionId(t: TestApp, section: string, roleId: number) 
   return row.id;
 }
 
-const newTicket = (name: string) => ({
-  name,
-  description: 'Creado para comprobar las listas en memoria',
-  area_id: 1,
-  project_id: 1,
-  category_id: 1,
-  priority_type_id: 1,
-  difficulty_id: 1,
-  status_id: 1,
-});
+const newTicket = (name: string) => ticketBody(name, 'Creado para comprobar las listas en memoria');
 
 async function userId(t: TestApp, username: string) {
   const row = await t.services.database.db

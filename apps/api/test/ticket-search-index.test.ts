@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../src/db/migrator.ts';
 import { withTicketDerivationsSuspended } from '../src/db/ticket-derivations.ts';
-import { createTestApp, dialects, type TestApp } from './helper.ts';
+import { createTestApp, dialects, ticketBody, type TestApp } from './helper.ts';
 
 describe.each(dialects)('the text index takes every write at once (%s)', (dialect) => {
   let t: TestApp;
@@ -17,16 +17,12 @@ describe.each(dialects)('the text index takes every write at once (%s)', (dialec
   afterAll(() => t?.close());
 
   const create = async (name: string) => {
-    const res = await t.call(admin, 'POST', '/api/tickets/create', {
-      name,
-      description: 'Serpentín del evaporador con escarcha',
-      area_id: 1,
-      project_id: 1,
-      category_id: 1,
-      priority_type_id: 1,
-      difficulty_id: 1,
-      status_id: 1,
-    });
+    const res = await t.call(
+      admin,
+      'POST',
+      '/api/tickets/create',
+      ticketBody(name, 'Serpentín del evaporador con escarcha'),
+    );
     expect(res.statusCode, res.body).toBe(201);
     return (res.json().data as TTicket).id;
   };
