@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as auditLogScreen from '../src/db/migrations/0008-audit-log-screen.ts';
 import { startOfDayIn } from '../src/modules/audit/audit.service.ts';
-import { createTestApp, dialects, type TestApp } from './helper.ts';
+import { createTestApp, dialects, ticketBody, type TestApp } from './helper.ts';
 
 const srcDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
 const sourceFiles = (dir: string): string[] =>
@@ -264,16 +264,7 @@ describe.each(dialects)('audit log on %s', (dialect) => {
   it('records ticket assignments and reassignments', async () => {
     const [agenteId, supervisorId] = [await userId('agente'), await userId('supervisor')];
     const ticket = (
-      await t.call(supervisor, 'POST', '/api/tickets/create', {
-        name: 'Revisar montacargas',
-        description: 'Falla en el freno',
-        area_id: 1,
-        project_id: 1,
-        category_id: 1,
-        priority_type_id: 1,
-        difficulty_id: 1,
-        status_id: 1,
-      })
+      await t.call(supervisor, 'POST', '/api/tickets/create', ticketBody('Revisar montacargas', 'Falla en el freno'))
     ).json().data;
     expect((await t.call(supervisor, 'PATCH', `/api/tickets/${ticket.id}/assign/${agenteId}`)).statusCode).toBe(200);
     expect((await t.call(supervisor, 'PATCH', `/api/tickets/${ticket.id}/assign/${supervisorId}`)).statusCode).toBe(

@@ -3,7 +3,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateFuzzCases } from './fuzz-cases.ts';
-import { createTestApp, dialects, type TestApp } from './helper.ts';
+import { createTestApp, dialects, ticketBody, type TestApp } from './helper.ts';
 
 /**
  * The OpenAPI document (/api/docs/json) as generated clients and fuzzers use
@@ -189,21 +189,7 @@ describe.each(dialects)('the OpenAPI document on %s', (dialect) => {
       [admin, 'GET', '/api/users/1'],
       [admin, 'POST', '/api/tickets', {}],
       [admin, 'POST', '/api/general-tickets', { per_page: 5 }],
-      [
-        admin,
-        'POST',
-        '/api/tickets/create',
-        {
-          name: 'Prueba',
-          description: 'Documento',
-          area_id: 1,
-          project_id: 1,
-          category_id: 1,
-          priority_type_id: 1,
-          difficulty_id: 1,
-          status_id: 1,
-        },
-      ],
+      [admin, 'POST', '/api/tickets/create', ticketBody('Prueba', 'Documento')],
       [admin, 'GET', '/api/tickets/last-three'],
       [admin, 'GET', '/api/notifications/active-records'],
       [admin, 'GET', '/api/notifications/all-data'],

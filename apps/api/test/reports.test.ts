@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTicketDerivationsSuspended } from '../src/db/ticket-derivations.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
 import { dropTicketReportTriggers, rebuildTicketReportDerivations } from '../src/db/ticket-report-derivations.ts';
-import { createTestApp, dialects, type TestApp } from './helper.ts';
+import { createTestApp, dialects, ticketBody, type TestApp } from './helper.ts';
 
 /** Deterministic, so a failure replays. */
 function random(seed: number) {
@@ -575,16 +575,12 @@ describe.each(dialects)('migration 0013 on a database with unsharded report coun
     expect(res.json().data).toEqual(expected);
     // The triggers write the sharded tables again.
     const admin = await t.login('admin');
-    const created = await t.call(admin, 'POST', '/api/tickets/create', {
-      name: 'Ticket tras la migración',
-      description: 'Cuenta en el tablero',
-      area_id: 1,
-      project_id: 1,
-      category_id: 1,
-      priority_type_id: 1,
-      difficulty_id: 1,
-      status_id: 1,
-    });
+    const created = await t.call(
+      admin,
+      'POST',
+      '/api/tickets/create',
+      ticketBody('Ticket tras la migración', 'Cuenta en el tablero'),
+    );
     expect(created.statusCode, created.body).toBe(201);
     const after = (await t.call(supervisor, 'GET', url)).json().data as TReportSummary;
     expect(after.totals.created).toBe(expected.totals.created + 1);

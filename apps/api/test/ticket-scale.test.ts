@@ -8,7 +8,7 @@ import {
   withTicketDerivationsSuspended,
 } from '../src/db/ticket-derivations.ts';
 import { foldText } from '../src/modules/tickets/ticket-search.ts';
-import { createTestApp, dialects, type TestApp } from './helper.ts';
+import { createTestApp, dialects, ticketBody, type TestApp } from './helper.ts';
 
 /** Deterministic, so a failure replays. */
 function random(seed: number) {
@@ -63,16 +63,7 @@ describe.each(dialects)('tickets at scale on %s', (dialect) => {
   }
 
   const create = async (token: string, name: string, description: string, status_id = 1) => {
-    const res = await t.call(token, 'POST', '/api/tickets/create', {
-      name,
-      description,
-      area_id: 1,
-      project_id: 1,
-      category_id: 1,
-      priority_type_id: 1,
-      difficulty_id: 1,
-      status_id,
-    });
+    const res = await t.call(token, 'POST', '/api/tickets/create', { ...ticketBody(name, description), status_id });
     expect(res.statusCode, res.body).toBe(201);
     return res.json().data as TTicket;
   };

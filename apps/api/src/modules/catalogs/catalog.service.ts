@@ -108,8 +108,6 @@ export function createCatalogService(
   }
 
   return {
-    list: (resource: CatalogResourceName, query: TListQuery) => get(resource).repo.list(query),
-
     /** A page of the list as its answer's bytes (the JSON of `toJson`), from memory while nothing changed it (unless `fresh`). */
     async listAnswer(
       resource: CatalogResourceName,

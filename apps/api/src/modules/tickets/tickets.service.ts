@@ -148,9 +148,6 @@ export function createTicketsService({
   };
 
   return {
-    list: async (actor: Actor, list: TicketListKind, query: TTicketListQuery) =>
-      tickets.list(await filterOf(actor, list, query), query),
-
     /** A page of a list as its answer's bytes (the JSON of `toJson`), kept while no write changed it (per caller: scopes differ; unless `fresh`). */
     async listAnswer(
       actor: Actor,
