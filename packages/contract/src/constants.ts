@@ -1,3 +1,5 @@
+import type { TicketSortColumn } from './ticket-fields.ts';
+
 export const RECORD_STATUS = { active: 1, inactive: 2 } as const;
 export type RecordStatusId = (typeof RECORD_STATUS)[keyof typeof RECORD_STATUS];
 
@@ -58,9 +60,8 @@ export const DEFAULT_AVATAR_URL = `${AVATAR_URL_PREFIX}${DEFAULT_AVATAR_FILE}`;
  * those builds its zod schemas, and the web app's first-screen code would carry zod.
  */
 
-/** The columns a ticket list sorts by; `created` is the id order (ids grow with creation time). */
-export const ticketSortColumns = ['id', 'name', 'priority', 'status', 'project', 'created', 'updated'] as const;
-export type TicketSortColumn = (typeof ticketSortColumns)[number];
+/** The columns a ticket list sorts by: the sortable fields of TICKET_FIELDS. */
+export { ticketSortColumns, type TicketSortColumn } from './ticket-fields.ts';
 export const DEFAULT_TICKET_SORT: { by: TicketSortColumn; dir: 'asc' | 'desc' } = { by: 'id', dir: 'desc' };
 
 /** Texts of the notifications feature (SPEC §1, §8; DESIGN.md). */

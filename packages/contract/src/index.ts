@@ -1,4 +1,5 @@
 export * from './constants.ts';
+export * from './ticket-fields.ts';
 export * from './messages.ts';
 export * from './sanitize.ts';
 export * from './schemas/common.ts';

@@ -1,3 +1,4 @@
+import { TICKET_FIELDS, ticketTokenFields, type TicketField } from '@portal/contract';
 import type SQLite from 'better-sqlite3';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { textWords } from '../lib/search-text.ts';
@@ -42,49 +43,20 @@ export const COUNT_KIND = {
   self: 3,
 } as const;
 
-/** The attribute tokens of the SQLite index, e.g. `c12` created by user 12. */
-export const ATTR = {
-  id: 'i',
-  createdBy: 'c',
-  assignee: 'a',
-  stage: 's',
-  status: 'x',
-  priority: 'p',
-  project: 'j',
-  area: 'r',
-  category: 'k',
-  difficulty: 'd',
-} as const;
+/** The fields with an attribute token in the text index (contract TICKET_FIELDS), with their token and column. */
+const tokenFields = ticketTokenFields.map((key) => TICKET_FIELDS[key] as TicketField & { token: string });
 
-/** The SQLite expression of a ticket's attribute tokens, for row alias `t` (`new`, `tickets`). */
-const attrsOf = (t: string) =>
-  [
-    `'${ATTR.id}' || ${t}.id`,
-    `'${ATTR.createdBy}' || ${t}.created_by`,
-    `'${ATTR.assignee}' || coalesce(${t}.user_assigned_id, 0)`,
-    `'${ATTR.stage}' || ${t}.stage`,
-    `'${ATTR.status}' || ${t}.status_id`,
-    `'${ATTR.priority}' || ${t}.priority_type_id`,
-    `'${ATTR.project}' || ${t}.project_id`,
-    `'${ATTR.area}' || ${t}.area_id`,
-    `'${ATTR.category}' || ${t}.category_id`,
-    `'${ATTR.difficulty}' || ${t}.difficulty_id`,
-  ].join(` || ' ' || `);
+/** A field's token of a row's value (SQL, row alias `t`); none (null) is 0. */
+const tokenOf = (f: TicketField & { token: string }, t: string) =>
+  `'${f.token}' || ${f.kind === 'optional-ids' ? `coalesce(${t}.${f.column}, 0)` : `${t}.${f.column}`}`;
+
+/** The SQLite expression of a ticket's attribute tokens, for row alias `t` (`new`, `tickets`), e.g. `status5`. */
+const attrsOf = (t: string) => tokenFields.map((f) => tokenOf(f, t)).join(` || ' ' || `);
 
 /** The columns the text index is made of (its words and attribute tokens): updating one re-derives it. */
-const searchColumns = [
-  'name',
-  'description',
-  'stage',
-  'status_id',
-  'priority_type_id',
-  'project_id',
-  'area_id',
-  'category_id',
-  'difficulty_id',
-  'created_by',
-  'user_assigned_id',
-];
+const searchColumns = Object.values(TICKET_FIELDS as Record<string, TicketField>)
+  .filter((f) => f.isSearchable || (f.token && f.column !== 'id'))
+  .map((f) => f.column);
 
 /** One counter change per counted set the row belongs to (SQLite trigger statements), when `when` holds. */
 function sqliteCountChanges(row: 'new' | 'old', delta: 1 | -1, when = '1 = 1'): string {
@@ -114,22 +86,12 @@ const statusStageTrigger = (body: string) =>
  */
 export const PG_ATTR_MARK = '_';
 
-/** The columns behind the PostgreSQL attribute lexemes, with their tokens (no id: a number search asks `id = n`). */
-const pgAttrColumns = [
-  [ATTR.createdBy, 'created_by', 'int'],
-  [ATTR.assignee, 'user_assigned_id', 'int'],
-  [ATTR.stage, 'stage', 'text'],
-  [ATTR.status, 'status_id', 'int'],
-  [ATTR.priority, 'priority_type_id', 'int'],
-  [ATTR.project, 'project_id', 'int'],
-  [ATTR.area, 'area_id', 'int'],
-  [ATTR.category, 'category_id', 'int'],
-  [ATTR.difficulty, 'difficulty_id', 'int'],
-] as const;
+/** The fields behind the PostgreSQL attribute lexemes (not the id: a number search asks `id = n`). */
+const pgAttrFields = tokenFields.filter((f) => f.column !== 'id');
 
 /** `portal_ticket_attrs(…)` of the row alias `row` (`new`, `old`, `tickets`, a loader's `r`): its attribute lexemes. */
 export const pgAttrsCall = (row: string) =>
-  `portal_ticket_attrs(${pgAttrColumns.map(([, column]) => `${row}.${column}`).join(', ')})`;
+  `portal_ticket_attrs(${pgAttrFields.map((f) => `${row}.${f.column}`).join(', ')})`;
 
 /**
  * The `search_doc` of a row whose text is already folded into `words` (SQL): what the trigger
@@ -138,15 +100,10 @@ export const pgAttrsCall = (row: string) =>
 export const pgSearchDocOf = (words: string, row: string) =>
   `to_tsvector('simple', ${words}) || array_to_tsvector(${pgAttrsCall(row)})`;
 
-const pgAttrsFunction = `create or replace function portal_ticket_attrs(${pgAttrColumns
-  .map(([, column, type]) => `${column} ${type}`)
+const pgAttrsFunction = `create or replace function portal_ticket_attrs(${pgAttrFields
+  .map((f) => `${f.column} ${f.kind === 'stages' ? 'text' : 'int'}`)
   .join(', ')}) returns text[] language sql immutable parallel safe as $$
-  select array[${pgAttrColumns
-    .map(
-      ([token, column]) =>
-        `'${PG_ATTR_MARK}${token}' || ${column === 'user_assigned_id' ? 'coalesce(user_assigned_id, 0)' : column}`,
-    )
-    .join(', ')}]
+  select array[${pgAttrFields.map((f) => `'${PG_ATTR_MARK}' || ${tokenOf(f, 'portal_ticket_attrs')}`).join(', ')}]
 $$`;
 
 /** The PostgreSQL text a document or a query is matched on: lower case, no accents, words only. */

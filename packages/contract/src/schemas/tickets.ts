@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import { DEFAULT_HISTORY_PAGE_SIZE, DEFAULT_TICKET_SORT, ticketSortColumns, ticketStages } from '../constants.ts';
+import {
+  filterKeysOf,
+  TICKET_FIELDS,
+  ticketExportFields,
+  ticketFilterFields,
+  type TicketFilterField,
+} from '../ticket-fields.ts';
 import { ZDataResponse, ZId, ZListQueryWith, ZListResponse, ZPage, ZPageMeta, ZText } from './common.ts';
 
 export const TICKET_MSG = {
@@ -35,37 +42,53 @@ const ZFilterDate = z
     },
   );
 
+const ZFilterStages = z.array(z.enum(ticketStages, { error: 'Etapa no válida.' })).max(ticketStages.length);
+
+const ZFilterOptionalIds = z
+  .union([z.null(), z.array(ZId.nullable()).max(MAX_FILTER_VALUES, `Máximo ${MAX_FILTER_VALUES} valores.`)])
+  .transform((v) => (v === null ? [null] : v));
+
+/** The filter of each kind of field (ticket-fields.ts). */
+const filterSchemas = {
+  ids: ZFilterIds.optional(),
+  'optional-ids': ZFilterOptionalIds.optional(),
+  stages: ZFilterStages.optional(),
+  dates: ZFilterDate.optional(),
+};
+
+type Fields = typeof TICKET_FIELDS;
+type FilterShape = {
+  [
+    K in TicketFilterField as Fields[K]['kind'] extends 'dates' ? never : Fields[K]['column']
+  ]: (typeof filterSchemas)[Fields[K]['kind']];
+} & {
+  [
+    K in TicketFilterField as Fields[K]['kind'] extends 'dates' ? `${K}_from` | `${K}_to` : never
+  ]: typeof filterSchemas.dates;
+};
+
+const filterShape = Object.fromEntries(
+  ticketFilterFields.flatMap((f) => filterKeysOf(f).map((key) => [key, filterSchemas[TICKET_FIELDS[f].kind]])),
+) as FilterShape;
+
+const dateFields = ticketFilterFields.filter((f) => TICKET_FIELDS[f].kind === 'dates');
+
 /**
- * The filters of the ticket lists (issue 12): arrays of ids (any of them matches),
- * `user_assigned_id` null or a null item for 'Sin asignar', dates `YYYY-MM-DD` (UTC days, both ends included).
- * An unknown key is refused.
+ * The filters of the ticket lists, one per filterable field of TICKET_FIELDS: arrays of ids
+ * (any of them matches), `user_assigned_id` null or a null item for 'Sin asignar', dates
+ * `YYYY-MM-DD` (UTC days, both ends included). An unknown key is refused.
  */
 export const ZTicketFilters = z
-  .strictObject(
-    {
-      stage: z
-        .array(z.enum(ticketStages, { error: 'Etapa no válida.' }))
-        .max(ticketStages.length)
-        .optional(),
-      status_id: ZFilterIds.optional(),
-      priority_type_id: ZFilterIds.optional(),
-      project_id: ZFilterIds.optional(),
-      area_id: ZFilterIds.optional(),
-      category_id: ZFilterIds.optional(),
-      difficulty_id: ZFilterIds.optional(),
-      user_assigned_id: z
-        .union([z.null(), z.array(ZId.nullable()).max(MAX_FILTER_VALUES, `Máximo ${MAX_FILTER_VALUES} valores.`)])
-        .transform((v) => (v === null ? [null] : v))
-        .optional(),
-      created_by: ZFilterIds.optional(),
-      created_from: ZFilterDate.optional(),
-      created_to: ZFilterDate.optional(),
-    },
-    { error: (issue) => (issue.code === 'unrecognized_keys' ? 'Filtro desconocido.' : 'Filtros no válidos.') },
-  )
-  .refine((f) => !f.created_from || !f.created_to || f.created_from <= f.created_to, {
-    message: TICKET_MSG.dateRange,
-    path: ['created_to'],
+  .strictObject(filterShape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? 'Filtro desconocido.' : 'Filtros no válidos.'),
+  })
+  .superRefine((filters, ctx) => {
+    const range = filters as Record<string, string | undefined>;
+    for (const field of dateFields) {
+      const [from, to] = [range[`${field}_from`], range[`${field}_to`]];
+      if (from && to && from > to)
+        ctx.addIssue({ code: 'custom', message: TICKET_MSG.dateRange, path: [`${field}_to`] });
+    }
   });
 export type TTicketFilters = z.output<typeof ZTicketFilters>;
 export type TTicketFiltersInput = z.input<typeof ZTicketFilters>;
@@ -111,21 +134,7 @@ export const ZTicketExportQuery = z.object({
 export type TTicketExportQuery = z.input<typeof ZTicketExportQuery>;
 
 /** The CSV header row of the export, in column order. */
-export const TICKET_EXPORT_COLUMNS = [
-  'ID',
-  'Ticket',
-  'Descripción',
-  'Prioridad',
-  'Estado',
-  'Proyecto',
-  'Área',
-  'Categoría',
-  'Dificultad',
-  'Creado por',
-  'Asignado a',
-  'Creado',
-  'Actualizado',
-] as const;
+export const TICKET_EXPORT_COLUMNS = ticketExportFields.map((f) => TICKET_FIELDS[f].label);
 
 const ZName = z.object({ name: z.string() });
 const ZUserRef = z.object({ id: z.number(), name: z.string() });

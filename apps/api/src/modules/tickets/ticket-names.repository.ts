@@ -1,6 +1,7 @@
-import type { TicketStage } from '@portal/contract';
-import { sql } from 'kysely';
+import type { TicketStage, TTicket } from '@portal/contract';
+import { sql, type Selectable } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import type { TicketsTable } from '../../db/schema.ts';
 import { createLoadingCache } from '../../lib/loading-cache.ts';
 import type { Invalidation, NotificationBus } from '../notifications/notifications.bus.ts';
 
@@ -145,3 +146,28 @@ export function createTicketNamesRepository(
   };
 }
 export type TicketNamesRepository = ReturnType<typeof createTicketNamesRepository>;
+
+/** A ticket as the API shows it (SPEC §3, read side): its row and the names it refers to. */
+export const ticketOf = (r: Omit<Selectable<TicketsTable>, 'stage'>, names: TicketNames): TTicket => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  area_id: r.area_id,
+  project_id: r.project_id,
+  category_id: r.category_id,
+  priority_type_id: r.priority_type_id,
+  difficulty_id: r.difficulty_id,
+  status_id: r.status_id,
+  created_by: r.created_by,
+  user_assigned_id: r.user_assigned_id,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+  priorities: { name: names.priority },
+  status_tickets: names.status,
+  projects: { name: names.project },
+  areas: { name: names.area },
+  categories: { name: names.category },
+  difficulties: { name: names.difficulty },
+  users: { id: r.created_by, name: names.creator },
+  assigned_to: r.user_assigned_id === null ? null : { id: r.user_assigned_id, name: names.assignee },
+});

@@ -1,4 +1,5 @@
-import { ATTR, PG_ATTR_MARK } from '../../db/ticket-derivations.ts';
+import { TICKET_FIELDS } from '@portal/contract';
+import { PG_ATTR_MARK } from '../../db/ticket-derivations.ts';
 import { textWords } from '../../lib/search-text.ts';
 
 export { foldText } from '../../lib/search-text.ts';
@@ -84,5 +85,5 @@ export const termsOf = (search: Extract<TicketSearch, { kind: 'words' }>): WordT
 /** The FTS5 condition on the text of a word search: its words, or the ticket with its number. */
 export function fts5Body(search: Extract<TicketSearch, { kind: 'words' }>): string {
   const body = `{body} : (${fts5Words(termsOf(search))})`;
-  return search.id === null ? body : `(${body} OR {attrs} : ${ATTR.id}${search.id})`;
+  return search.id === null ? body : `(${body} OR {attrs} : ${TICKET_FIELDS.id.token}${search.id})`;
 }

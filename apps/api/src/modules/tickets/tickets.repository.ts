@@ -1,39 +1,16 @@
-import {
-  DEFAULT_TICKET_SORT,
-  RECORD_STATUS,
-  TICKET_COUNT_CAP,
-  type TAssignableUsersQuery,
-  type TicketStage,
-  type TTicket,
-  type TTicketFilters,
-  type TTicketListQuery,
-  type TTicketSort,
-} from '@portal/contract';
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { RECORD_STATUS, type TAssignableUsersQuery, type TicketStage, type TTicket } from '@portal/contract';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { likePattern, nowIso, type Database } from '../../db/database.ts';
 import { countRows, pageMeta, paginate } from '../../db/paging.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
-import { COUNT_KIND, createTicketIndexSync, syncTicketIndex } from '../../db/ticket-derivations.ts';
+import { createTicketIndexSync } from '../../db/ticket-derivations.ts';
 import { eventRow } from './ticket-events.repository.ts';
-import { fts5Body, parseTicketSearch, type TicketSearch } from './ticket-search.ts';
-import { createPostgresSearch } from './ticket-search.repository.ts';
-import { attrGroups, createTicketListQueries, hasFilters, isIdOrder, type ListSpec } from './ticket-list.repository.ts';
+import { createTicketListRepository } from './ticket-list.repository.ts';
 import { activeUsers, selectUserSummary, toUserSummary } from '../users/user-summaries.ts';
-import type { TicketNames, TicketNamesRepository } from './ticket-names.repository.ts';
+import { ticketOf, type TicketNamesRepository } from './ticket-names.repository.ts';
 import { TICKET_COLUMNS } from './ticket-columns.ts';
 
-/** Which tickets a list shows: all, or those the user created or is assigned to (DESIGN.md). */
-export type TicketScope = { kind: 'all' } | { kind: 'mine'; userId: number };
-
-export interface TicketFilter {
-  scope: TicketScope;
-  search: string;
-  /** `current` = not in a closed stage, `old` = closed (ticket history). */
-  history?: 'current' | 'old';
-  /** The list's filters and sort (issue 12); without them, all its tickets newest first. */
-  filters?: TTicketFilters;
-  sort?: TTicketSort;
-}
+export type { TicketScope, TicketSelection } from './ticket-list.repository.ts';
 
 /** What the ticket form writes. */
 export type TicketValues = Pick<
@@ -47,61 +24,9 @@ type TicketsQuery = ReturnType<typeof fromTickets>;
 
 type TicketColumn = 'priority_type_id' | 'project_id' | 'area_id' | 'category_id' | 'difficulty_id';
 
-const stagesOf = (history: TicketFilter['history']): TicketStage[] | null =>
-  history === 'current' ? ['open', 'started'] : history === 'old' ? ['closed'] : null;
-
 /** The stage of a status, read in the statement that writes the ticket. */
 const stageOfStatus = (statusId: number) =>
   sql<TicketStage>`(select s.stage from ticket_statuses s where s.id = ${statusId})`;
-
-/** No created-date range. */
-const ANY_ID = { min: null, max: null };
-const NEWEST_FIRST = { column: 'id', dir: 'desc' } as const;
-
-/**
- * Up to this offset a page without search, filter or scope reads its rows whole in one
- * statement; deeper, it skips ids only (an index-only scan on PostgreSQL) and then reads ten rows.
- */
-const DIRECT_MAX_OFFSET = 1_000;
-
-/** A searched word starting more indexed words than this is read as a prefix instead. */
-const MAX_PREFIX_TERMS = 32;
-
-/** A count read up to the cap (one more row tells whether it stopped there). */
-const capped = (n: number) =>
-  n > TICKET_COUNT_CAP ? { total: TICKET_COUNT_CAP, isLowerBound: true } : { total: n, isLowerBound: false };
-
-interface Slice {
-  ids: number[];
-  total: number;
-  /** The total stopped counting at the cap: there are more. */
-  isLowerBound: boolean;
-}
-
-/** A ticket as the API shows it (SPEC §3, read side): its row and the names it refers to. */
-const ticketOf = (r: Omit<Selectable<TicketsTable>, 'stage'>, names: TicketNames): TTicket => ({
-  id: r.id,
-  name: r.name,
-  description: r.description,
-  area_id: r.area_id,
-  project_id: r.project_id,
-  category_id: r.category_id,
-  priority_type_id: r.priority_type_id,
-  difficulty_id: r.difficulty_id,
-  status_id: r.status_id,
-  created_by: r.created_by,
-  user_assigned_id: r.user_assigned_id,
-  created_at: r.created_at,
-  updated_at: r.updated_at,
-  priorities: { name: names.priority },
-  status_tickets: names.status,
-  projects: { name: names.project },
-  areas: { name: names.area },
-  categories: { name: names.category },
-  difficulties: { name: names.difficulty },
-  users: { id: r.created_by, name: names.creator },
-  assigned_to: r.user_assigned_id === null ? null : { id: r.user_assigned_id, name: names.assignee },
-});
 
 /** The catalogue of each value a ticket refers to. */
 const referenceTables: [keyof TicketValues, keyof DB][] = [
@@ -155,187 +80,7 @@ const referencesOf = (rows: ReferenceRow[]): TicketReferences => {
 export function createTicketsRepository(database: Database, names: TicketNamesRepository) {
   const { db } = database;
   const indexSync = createTicketIndexSync(database);
-  const listQueries = createTicketListQueries(database);
-  const postgresSearch = createPostgresSearch(db);
-
-  const specOf = (filter: TicketFilter, search: TicketSearch): ListSpec => ({
-    scope: filter.scope,
-    stages: stagesOf(filter.history),
-    search,
-    filters: filter.filters ?? {},
-    sort: filter.sort ?? DEFAULT_TICKET_SORT,
-  });
-
-  /** The list's scope and stage as attribute tokens of the text index. */
-  const attrsOf = (filter: TicketFilter) => attrGroups({ scope: filter.scope, filters: {} }, stagesOf(filter.history));
-
-  /** The plain lists (newest first, no filter) keep their own paths below; the rest go to ticket-list.repository.ts. */
-  const isPlain = (filter: TicketFilter) => {
-    const sort = filter.sort ?? DEFAULT_TICKET_SORT;
-    return !hasFilters(filter.filters ?? {}) && isIdOrder(sort) && sort.dir === 'desc';
-  };
-
-  type TicketsExpressions = ExpressionBuilder<DB & { t: TicketsTable }, 't'>;
-
-  /** The list's stage as a condition on the tickets row `t`. */
-  const stageOf = (filter: TicketFilter) => (eb: TicketsExpressions) => {
-    const stages = stagesOf(filter.history);
-    if (!stages) return eb.and([]);
-    // `<> 'closed'` is the predicate of the partial index tickets_current_idx.
-    return filter.history === 'current' ? eb('t.stage', '<>', 'closed') : eb('t.stage', 'in', stages);
-  };
-
-  /** The list's scope and stage as conditions on the tickets row `t`. */
-  const scopeAndStage = (filter: TicketFilter) => (eb: TicketsExpressions) => {
-    const conditions: Expression<SqlBool>[] = [stageOf(filter)(eb)];
-    const { scope } = filter;
-    if (scope.kind === 'mine') {
-      conditions.push(eb.or([eb('t.created_by', '=', scope.userId), eb('t.user_assigned_id', '=', scope.userId)]));
-    }
-    return eb.and(conditions);
-  };
-
-  /**
-   * A page without a search, newest first. Mis Tickets merges the newest ids of
-   * "created by" and "assigned to", each read in order from its own index, so
-   * neither set is read whole nor sorted.
-   */
-  async function unsearchedIds(filter: TicketFilter, limit: number, offset: number): Promise<number[]> {
-    const { scope } = filter;
-    if (scope.kind === 'all') {
-      // Ids only: a deep page skips its offset in the id index (index-only on PostgreSQL), not in the rows.
-      return (await allScopePage(filter, limit, offset).select('t.id').execute()).map((r) => r.id);
-    }
-    const newestOf = (column: 't.created_by' | 't.user_assigned_id') =>
-      db.selectFrom(
-        fromTickets(db)
-          .select('t.id')
-          .where(column, '=', scope.userId)
-          .where(stageOf(filter))
-          .orderBy('t.id', 'desc')
-          .limit(offset + limit)
-          .as('newest'),
-      );
-    const rows = await newestOf('t.created_by')
-      .select('newest.id')
-      .union(newestOf('t.user_assigned_id').select('newest.id'))
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return rows.map((r) => r.id);
-  }
-
-  /** A page of every ticket (in a stage), newest first, in the id order. */
-  const allScopePage = (filter: TicketFilter, limit: number, offset: number) =>
-    fromTickets(db).where(scopeAndStage(filter)).orderBy('t.id', 'desc').limit(limit).offset(offset);
-
-  /** The exact size of a list without a search, from the maintained counters. */
-  async function countedTotal(filter: TicketFilter): Promise<number> {
-    const { scope } = filter;
-    const stages = stagesOf(filter.history);
-    const row = await db
-      .selectFrom('ticket_counts')
-      .select(
-        sql<number | string | null>`sum(case when kind = ${sql.lit(COUNT_KIND.self)} then -n else n end)`.as('total'),
-      )
-      .$if(scope.kind === 'all', (q) => q.where('kind', '=', COUNT_KIND.all).where('user_id', '=', 0))
-      .$if(scope.kind === 'mine', (q) =>
-        q
-          .where('kind', 'in', [COUNT_KIND.created, COUNT_KIND.assigned, COUNT_KIND.self])
-          .where('user_id', '=', scope.kind === 'mine' ? scope.userId : 0),
-      )
-      .$if(stages !== null, (q) => q.where('stage', 'in', stages!))
-      .executeTakeFirstOrThrow();
-    return Number(row.total ?? 0);
-  }
-
-  /** Counts the rows of a query up to the cap, reading no further. */
-  const countUpToCap = async (query: TicketsQuery): Promise<Pick<Slice, 'total' | 'isLowerBound'>> => {
-    const { n } = await db
-      .selectFrom(
-        query
-          .select(sql.lit(1).as('one'))
-          .limit(TICKET_COUNT_CAP + 1)
-          .as('capped'),
-      )
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .executeTakeFirstOrThrow();
-    return capped(Number(n));
-  };
-
-  /** The indexed words a searched word starts, or null when more than MAX_PREFIX_TERMS. */
-  async function wordsStartingWith(word: string): Promise<string[] | null> {
-    const rows = await db
-      .selectFrom('ticket_words')
-      .select('word')
-      .where('word', '>=', word)
-      .where('word', '<', `${word}\u{10FFFF}`)
-      .limit(MAX_PREFIX_TERMS + 1)
-      .execute();
-    return rows.length > MAX_PREFIX_TERMS ? null : rows.map((r) => r.word);
-  }
-
-  /**
-   * The search as the indexes will read it: each word becomes the whole indexed
-   * words it starts (`ticket_words`, both dialects); a word that starts none leaves
-   * only the ticket number (or nothing) to find. Pending index rows are written first
-   * (syncTicketIndex, SQLite), as filters read the index too.
-   */
-  async function resolvedSearch(search: TicketSearch): Promise<TicketSearch> {
-    await syncTicketIndex(db, database.dialect);
-    if (search.kind !== 'words') return search;
-    const terms = await Promise.all(search.words.map(async (word) => ({ word, terms: await wordsStartingWith(word) })));
-    if (terms.some((w) => w.terms?.length === 0)) {
-      return search.id === null ? { kind: 'words', words: [], id: null } : { kind: 'id', id: search.id };
-    }
-    return { ...search, terms };
-  }
-
-  /**
-   * SQLite: the FTS5 index answers the whole search, its scope and stage included
-   * (they are tokens of the `attrs` column), in id order and without reading tickets.
-   */
-  async function sqliteSearch(
-    filter: TicketFilter,
-    search: Extract<TicketSearch, { kind: 'words' }>,
-    limit: number,
-    offset: number,
-  ): Promise<Slice> {
-    const parts = [fts5Body(search)];
-    for (const tokens of attrsOf(filter)) parts.push(`{attrs} : (${tokens.join(' OR ')})`);
-    const match = parts.join(' AND ');
-    const { rows } = await sql<{ id: number }>`
-      select rowid as id from tickets_fts where tickets_fts match ${match}
-      order by rowid desc limit ${sql.lit(limit)} offset ${sql.lit(offset)}`.execute(db);
-    const {
-      rows: [count],
-    } = await sql<{ n: number }>`
-      select count(*) as n from (select rowid from tickets_fts where tickets_fts match ${match}
-      limit ${sql.lit(TICKET_COUNT_CAP + 1)})`.execute(db);
-    const n = Number(count?.n ?? 0);
-    return { ids: rows.map((r) => r.id), ...capped(n) };
-  }
-
-  /** An exact `#id`: conditions on the tickets row, no text index needed. */
-  async function idSearch(filter: TicketFilter, id: number, limit: number, offset: number): Promise<Slice> {
-    const query = fromTickets(db).where(scopeAndStage(filter)).where('t.id', '=', id);
-    const rows = await query.select('t.id').orderBy('t.id', 'desc').limit(limit).offset(offset).execute();
-    return { ids: rows.map((r) => r.id), ...(await countUpToCap(query)) };
-  }
-
-  /** A search that can find nothing: no word in the text, or a word no indexed word starts. */
-  const isNothing = (search: TicketSearch) => search.kind === 'words' && search.words.length === 0;
-
-  async function searchedSlice(filter: TicketFilter, search: TicketSearch, limit: number, offset: number) {
-    if (search.kind === 'id') return idSearch(filter, search.id, limit, offset);
-    if (search.kind === 'none') throw new Error('searchedSlice needs a search');
-    return database.dialect === 'sqlite'
-      ? sqliteSearch(filter, search, limit, offset)
-      : postgresSearch
-          .slice({ search, attrs: attrsOf(filter), range: ANY_ID, sort: NEWEST_FIRST }, limit, offset)
-          .then((found) => ({ ...found, ids: found.ids ?? [] }));
-  }
+  const lists = createTicketListRepository(database, names);
 
   /**
    * The names shown beside each ticket, read by scalar subqueries: PostgreSQL
@@ -381,63 +126,9 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
       assignee: r.assignee_name ?? '',
     });
 
-  /** Ticket rows with their names (ticket-names.repository.ts), in their order. */
-  async function withNames(rows: Selectable<TicketsTable>[]): Promise<TTicket[]> {
-    const named = await names.of(rows);
-    return rows.map((r, i) => ticketOf(r, named[i]!));
-  }
-
-  /** The tickets of these ids with their details, in the order of the ids. */
-  async function detailsOf(ids: number[]): Promise<TTicket[]> {
-    if (ids.length === 0) return [];
-    const rows = await fromTickets(db).select(TICKET_COLUMNS).where('t.id', 'in', ids).execute();
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return withNames(ids.flatMap((id) => byId.get(id) ?? []));
-  }
-
   return {
-    /**
-     * One page, newest first, in two steps: the page's ids (and its total), then
-     * those rows only (the first pages of a plain list, in one). Without a search the total comes from the
-     * counters; with one it is counted up to TICKET_COUNT_CAP and then flagged
-     * as a lower bound (ARCHITECTURE.md, "Tickets at scale"). Filters and sorts
-     * other than newest first: ticket-list.repository.ts.
-     */
-    async list(filter: TicketFilter, { page, per_page }: Pick<TTicketListQuery, 'page' | 'per_page'>) {
-      const offset = (page - 1) * per_page;
-      const parsed = parseTicketSearch(filter.search);
-      if (isPlain(filter) && parsed.kind === 'none' && filter.scope.kind === 'all' && offset <= DIRECT_MAX_OFFSET) {
-        // The plainest page: its rows in one statement, its total from the counters beside it.
-        const [rows, total] = await Promise.all([
-          allScopePage(filter, per_page, offset).select(TICKET_COLUMNS).execute(),
-          countedTotal(filter),
-        ]);
-        return { data: await withNames(rows), meta: pageMeta(total, { page, per_page }) };
-      }
-      // Filtered lists and searches read the text index (SQLite: FTS5 `attrs`): brought up to date first.
-      const search = await resolvedSearch(parsed);
-      const slice: Slice = isNothing(search)
-        ? { ids: [], total: 0, isLowerBound: false }
-        : !isPlain(filter)
-          ? await listQueries.slice(specOf(filter, search), per_page, offset)
-          : search.kind === 'none'
-            ? {
-                ids: await unsearchedIds(filter, per_page, offset),
-                total: await countedTotal(filter),
-                isLowerBound: false,
-              }
-            : await searchedSlice(filter, search, per_page, offset);
-      const data = await detailsOf(slice.ids);
-      const meta = pageMeta(slice.total, { page, per_page });
-      return { data, meta: slice.isLowerBound ? { ...meta, total_is_lower_bound: true } : meta };
-    },
-
-    /** Every ticket of the list with its details, in its order, in batches of `size` (the CSV export). */
-    async *exportBatches(filter: TicketFilter, size: number): AsyncGenerator<TTicket[]> {
-      const search = await resolvedSearch(parseTicketSearch(filter.search));
-      if (isNothing(search)) return;
-      for await (const rows of listQueries.batches(specOf(filter, search), size)) yield await withNames(rows);
-    },
+    list: lists.list,
+    exportBatches: lists.exportBatches,
 
     async findById(id: number, trx: Kysely<DB> = db): Promise<TTicket | undefined> {
       const row = await withDetails(fromTickets(trx)).where('t.id', '=', id).executeTakeFirst();
@@ -569,7 +260,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
 
     /** The caller's newest tickets, for the profile card. */
     async lastOf(userId: number, limit: number) {
-      const ids = await unsearchedIds({ scope: { kind: 'mine', userId }, search: '' }, limit, 0);
+      const ids = await lists.firstIds({ scope: { kind: 'mine', userId }, search: '' }, limit);
       if (ids.length === 0) return [];
       const rows = await withDetails(fromTickets(db)).where('t.id', 'in', ids).orderBy('t.id', 'desc').execute();
       return rows.map((r) => ({

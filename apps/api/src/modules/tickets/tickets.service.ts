@@ -23,7 +23,7 @@ import type { PermissionsRepository } from '../permissions/permissions.repositor
 import type { AuthUserRow } from '../users/users.repository.ts';
 import { csvHeader, ticketCsvLine } from './ticket-csv.ts';
 import type { NewTicketEvent, TicketEventsRepository } from './ticket-events.repository.ts';
-import type { TicketFilter, TicketValues, TicketsRepository } from './tickets.repository.ts';
+import type { TicketSelection, TicketValues, TicketsRepository } from './tickets.repository.ts';
 
 interface Deps {
   database: Database;
@@ -124,7 +124,7 @@ export function createTicketsService({
     actor: Actor,
     list: TicketListKind,
     query: { search: string; filters: TTicketFilters; sort: TTicketSort },
-  ): Promise<TicketFilter> {
+  ): Promise<TicketSelection> {
     const { search, filters, sort } = query;
     if (list === 'mine') return { scope: { kind: 'mine', userId: actor.id }, search, filters, sort };
     if (list === 'general') return { scope: { kind: 'all' }, search, filters, sort };
