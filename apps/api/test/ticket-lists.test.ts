@@ -1,7 +1,7 @@
 import type { TTicketFiltersInput, TicketSortColumn } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from './helper.ts';
-import { readRecountRows, sortedIds, type RecountRow } from './ticket-recount.ts';
+import { meetsFilters, readRecountRows, sortedIds, type RecountRow } from './ticket-recount.ts';
 
 const fold = (s: string) =>
   s
@@ -38,27 +38,12 @@ describe.each(dialects)('ticket list filters and sorts on %s', (dialect) => {
     const words = fold(search)
       .split(/[^\p{L}\p{N}]+/u)
       .filter(Boolean);
-    const inDay = (iso: string, from?: string, to?: string) =>
-      (!from || iso >= `${from}T00:00:00.000Z`) &&
-      (!to || iso < new Date(Date.parse(`${to}T00:00:00.000Z`) + 86_400_000).toISOString());
-    const assignees =
-      filters.user_assigned_id === null ? [null] : (filters.user_assigned_id as (number | null)[] | undefined);
-    const pick = (values: (number | string)[] | undefined, v: number | string) => !values?.length || values.includes(v);
     const matched = rows.filter(
       (r) =>
         (list !== 'mine' || r.created_by === agenteId || r.user_assigned_id === agenteId) &&
         (list !== 'current' || r.stage !== 'closed') &&
         (list !== 'old' || r.stage === 'closed') &&
-        pick(filters.stage, r.stage) &&
-        pick(filters.status_id as number[] | undefined, r.status_id) &&
-        pick(filters.priority_type_id as number[] | undefined, r.priority_type_id) &&
-        pick(filters.project_id as number[] | undefined, r.project_id) &&
-        pick(filters.area_id as number[] | undefined, r.area_id) &&
-        pick(filters.category_id as number[] | undefined, r.category_id) &&
-        pick(filters.difficulty_id as number[] | undefined, r.difficulty_id) &&
-        pick(filters.created_by as number[] | undefined, r.created_by) &&
-        (!assignees?.length || assignees.includes(r.user_assigned_id)) &&
-        inDay(r.created_at, filters.created_from, filters.created_to) &&
+        meetsFilters(r, filters) &&
         words.every((w) =>
           fold(`${r.name} ${r.description}`)
             .split(/[^\p{L}\p{N}]+/u)

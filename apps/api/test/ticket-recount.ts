@@ -1,78 +1,94 @@
-import type { TicketSortColumn, TicketStage } from '@portal/contract';
-import type { Kysely } from 'kysely';
-import type { DB } from '../src/db/schema.ts';
+import {
+  TICKET_FIELDS,
+  ticketFilterFields,
+  type TicketField,
+  type TicketSortColumn,
+  type TTicketFiltersInput,
+} from '@portal/contract';
+import type { Kysely, Selectable } from 'kysely';
+import type { DB, TicketsTable } from '../src/db/schema.ts';
 
-/** A ticket row as the recounts of the list tests read it. */
-export interface RecountRow {
-  id: number;
-  name: string;
-  description: string;
-  stage: TicketStage;
-  status_id: number;
-  priority_type_id: number;
-  project_id: number;
-  area_id: number;
-  category_id: number;
-  difficulty_id: number;
-  created_by: number;
-  user_assigned_id: number | null;
-  created_at: string;
-  updated_at: string;
-}
+/**
+ * The lists' oracle: which tickets a list shows and in what order, worked out from the rows
+ * alone (no index), by the fields of TICKET_FIELDS. A field added there is recounted here.
+ */
+export type RecountRow = Selectable<TicketsTable>;
+
+const fields = Object.entries(TICKET_FIELDS as Record<string, TicketField>);
 
 /** Every ticket, and each one's rank by name in the database's own collation (a plain ORDER BY). */
 export async function readRecountRows(db: Kysely<DB>): Promise<{ rows: RecountRow[]; nameRank: Map<number, number> }> {
-  const rows = (await db
-    .selectFrom('tickets')
-    .select([
-      'id',
-      'name',
-      'description',
-      'stage',
-      'status_id',
-      'priority_type_id',
-      'project_id',
-      'area_id',
-      'category_id',
-      'difficulty_id',
-      'created_by',
-      'user_assigned_id',
-      'created_at',
-      'updated_at',
-    ])
-    .execute()) as RecountRow[];
+  const columns = [...new Set(['id', ...fields.map(([, f]) => f.column), 'stage'])] as (keyof TicketsTable)[];
+  const rows = (await db.selectFrom('tickets').select(columns).execute()) as RecountRow[];
   const byName = await db.selectFrom('tickets').select('id').orderBy('name').orderBy('id').execute();
   return { rows, nameRank: new Map(byName.map((r, i) => [r.id, i])) };
 }
 
-/** The ids of these rows in a list's sort order (`id` breaks ties, as the lists do). */
+const dayStart = (day: string) => `${day}T00:00:00.000Z`;
+const nextDay = (day: string) => new Date(Date.parse(dayStart(day)) + 86_400_000).toISOString();
+
+/** Whether a row meets every filter (each filterable field of TICKET_FIELDS, by its kind). */
+export function meetsFilters(row: RecountRow, filters: TTicketFiltersInput): boolean {
+  const given = filters as Record<string, unknown>;
+  return ticketFilterFields.every((key) => {
+    const field: TicketField = TICKET_FIELDS[key];
+    const value = row[field.column as keyof RecountRow];
+    if (field.kind === 'dates') {
+      const [from, to] = [given[`${key}_from`] as string | undefined, given[`${key}_to`] as string | undefined];
+      return (!from || String(value) >= dayStart(from)) && (!to || String(value) < nextDay(to));
+    }
+    const raw = given[field.column];
+    const wanted = raw === null ? [null] : (raw as unknown[] | undefined);
+    return !wanted?.length || wanted.includes(value);
+  });
+}
+
+/** The ids of these rows in a list's sort order (the sort field's column, then the id, as the lists do). */
 export function sortedIds(
   rows: RecountRow[],
   sort: { by: TicketSortColumn; dir: 'asc' | 'desc' },
   nameRank: Map<number, number>,
 ): number[] {
-  const key = (r: RecountRow): (number | string)[] => {
-    switch (sort.by) {
-      case 'name':
-        return [nameRank.get(r.id)!];
-      case 'priority':
-        return [r.priority_type_id, r.id];
-      case 'status':
-        return [r.status_id, r.id];
-      case 'project':
-        return [r.project_id, r.id];
-      case 'updated':
-        return [r.updated_at, r.id];
-      default:
-        return [r.id];
-    }
-  };
+  const field: TicketField = TICKET_FIELDS[sort.by];
+  const column = field.sortColumn as keyof RecountRow;
+  // Text sorts by the database's collation, which JavaScript's comparison is not.
+  const key = (r: RecountRow) => (field.kind === 'text' ? nameRank.get(r.id)! : (r[column] as number | string));
   const sign = sort.dir === 'asc' ? 1 : -1;
   return [...rows]
     .sort((a, b) => {
       const [ka, kb] = [key(a), key(b)];
-      for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return (ka[i]! < kb[i]! ? -1 : 1) * sign;
-      return 0;
+      if (ka !== kb) return (ka < kb ? -1 : 1) * sign;
+      return (a.id - b.id) * sign;
     })
     .map((r) => r.id);
+}
+
+/** An RFC 4180 parser, enough to read the export back. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += c;
+  }
+  if (cell !== '' || row.length > 0) rows.push([...row, cell]);
+  return rows;
 }
