@@ -39,9 +39,14 @@ describe.each(dialects)('the ticket fields on %s', (dialect) => {
     admin = await t.login('admin');
     const ids = async (table: 'areas' | 'projects' | 'categories' | 'priority_types' | 'difficulties' | 'users') =>
       (await db().selectFrom(table).select('id').orderBy('id').execute()).map((r) => r.id);
-    const [areas, projects, categories, priorities, difficulties, users] = await Promise.all(
-      (['areas', 'projects', 'categories', 'priority_types', 'difficulties', 'users'] as const).map(ids),
-    );
+    const [areas, projects, categories, priorities, difficulties, users] = await Promise.all([
+      ids('areas'),
+      ids('projects'),
+      ids('categories'),
+      ids('priority_types'),
+      ids('difficulties'),
+      ids('users'),
+    ]);
     const statuses = (await db().selectFrom('ticket_statuses').select(['id', 'stage']).orderBy('id').execute()) as {
       id: number;
       stage: TicketStage;

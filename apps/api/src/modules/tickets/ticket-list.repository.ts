@@ -10,14 +10,7 @@ import {
   type TTicketListQuery,
   type TTicketSort,
 } from '@portal/contract';
-import {
-  sql,
-  type Expression,
-  type ExpressionBuilder,
-  type Selectable,
-  type SelectQueryBuilder,
-  type SqlBool,
-} from 'kysely';
+import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { pageMeta } from '../../db/paging.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
@@ -39,15 +32,14 @@ export interface TicketSelection {
   sort?: TTicketSort;
 }
 
-type Row = ExpressionBuilder<DB & { t: TicketsTable }, 't'>;
-
 /**
  * One condition of a list: the tokens of the text index's attributes it is met by (any of
- * them; db/ticket-derivations.ts), or none when only the row can tell (a date range).
+ * them; db/ticket-derivations.ts), or none when only the row can tell (a date range); and
+ * as a condition on the row `t`, where `col` names a column.
  */
 interface Condition {
   tokens: string[] | null;
-  row: (eb: Row) => Expression<SqlBool>;
+  row: (col: (column: keyof TicketsTable) => RawBuilder<unknown>) => RawBuilder<SqlBool>;
 }
 
 /** A searched word starting more indexed words than this is read as a prefix instead. */
@@ -62,36 +54,47 @@ const tokenOf = (column: string, value: number | string | null) => `${fieldByCol
 /** A condition on a column: one of `values` (null: the column is null, token value 0). */
 function anyOf(column: keyof TicketsTable, values: readonly (number | string | null)[]): Condition {
   const present = values.filter((v): v is number | string => v !== null);
+  const list = sql.join(present.map((v) => sql`${v}`));
   return {
     tokens: values.map((v) => tokenOf(column, v)),
-    row: (eb) =>
-      eb.or([
-        ...(present.length ? [eb(`t.${column}`, 'in', present)] : []),
-        ...(present.length < values.length ? [eb(`t.${column}`, 'is', null)] : []),
-      ]),
+    row: (col) =>
+      present.length === values.length
+        ? sql`${col(column)} in (${list})`
+        : present.length === 0
+          ? sql`${col(column)} is null`
+          : sql`(${col(column)} in (${list}) or ${col(column)} is null)`,
   };
 }
 
-/** The list's scope, history tab and filters (one per filterable field of TICKET_FIELDS) as conditions. */
+/** The list's stages: its history tab's, narrowed by a stage filter. */
+function stagesOf({ history, filters }: TicketSelection): TicketStage[] | null {
+  const tab: TicketStage[] | null = history === 'current' ? ['open', 'started'] : history === 'old' ? ['closed'] : null;
+  const wanted = filters?.stage?.length ? filters.stage : null;
+  return tab && wanted ? tab.filter((s) => wanted.includes(s)) : (tab ?? wanted);
+}
+
+/** The list's scope, stages and filters (one per filterable field of TICKET_FIELDS) as conditions. */
 function conditionsOf(selection: TicketSelection): Condition[] {
-  const { scope, history, filters = {} } = selection;
+  const { scope, filters = {} } = selection;
   const conditions: Condition[] = [];
   if (scope.kind === 'mine') {
     const me = scope.userId;
     conditions.push({
       tokens: [tokenOf('created_by', me), tokenOf('user_assigned_id', me)],
-      row: (eb) => eb.or([eb('t.created_by', '=', me), eb('t.user_assigned_id', '=', me)]),
+      row: (col) => sql`(${col('created_by')} = ${me} or ${col('user_assigned_id')} = ${me})`,
     });
   }
-  if (history) conditions.push(anyOf('stage', history === 'current' ? ['open', 'started'] : ['closed']));
+  const stages = stagesOf(selection);
+  if (stages) conditions.push(anyOf('stage', stages));
   const values = filters as Record<string, readonly (number | string | null)[] | string | undefined>;
   for (const key of ticketFilterFields) {
     const field: TicketField = TICKET_FIELDS[key];
     const column = field.column as keyof TicketsTable;
+    if (field.kind === 'stages') continue;
     if (field.kind === 'dates') {
       const [from, to] = [values[`${key}_from`] as string | undefined, values[`${key}_to`] as string | undefined];
-      if (from) conditions.push({ tokens: null, row: (eb) => eb(`t.${column}`, '>=', `${from}T00:00:00.000Z`) });
-      if (to) conditions.push({ tokens: null, row: (eb) => eb(`t.${column}`, '<', nextDay(to)) });
+      if (from) conditions.push({ tokens: null, row: (col) => sql`${col(column)} >= ${`${from}T00:00:00.000Z`}` });
+      if (to) conditions.push({ tokens: null, row: (col) => sql`${col(column)} < ${nextDay(to)}` });
       continue;
     }
     const wanted = values[field.column] as (number | string | null)[] | undefined;
@@ -100,10 +103,26 @@ function conditionsOf(selection: TicketSelection): Condition[] {
   return conditions;
 }
 
-/** Whether a list has a filter or a search: its total is then counted, not read from the counters. */
-const isCounted = (selection: TicketSelection) =>
-  selection.search.trim() !== '' ||
-  Object.values(selection.filters ?? {}).some((v) => v !== undefined && (!Array.isArray(v) || v.length > 0));
+/**
+ * The counted sets (`ticket_counts`) whose sum is the list's size, when its conditions are
+ * ones the counters keep: scope and stages, or in Tickets Generales one creator or assignee
+ * filter alone; null otherwise (a search, any other filter: the matches are counted).
+ */
+function countedSets(selection: TicketSelection): { kinds: number[]; users: number[] } | null {
+  const { created_by, user_assigned_id, stage, ...others } = selection.filters ?? {};
+  const isSet = (v: unknown) => v !== undefined && (!Array.isArray(v) || v.length > 0);
+  if (selection.search.trim() !== '' || Object.values(others).some(isSet)) return null;
+  const { scope } = selection;
+  if (scope.kind === 'mine') {
+    if (isSet(created_by) || isSet(user_assigned_id)) return null;
+    return { kinds: [COUNT_KIND.created, COUNT_KIND.assigned, COUNT_KIND.self], users: [scope.userId] };
+  }
+  if (isSet(created_by) && isSet(user_assigned_id)) return null;
+  if (isSet(created_by)) return { kinds: [COUNT_KIND.created], users: [...new Set(created_by)] };
+  if (isSet(user_assigned_id))
+    return { kinds: [COUNT_KIND.assigned], users: [...new Set(user_assigned_id!.map((v) => v ?? 0))] };
+  return { kinds: [COUNT_KIND.all], users: [0] };
+}
 
 /**
  * Every ticket list, page, total and export, read by one query built step by step from the
@@ -138,10 +157,12 @@ export function createTicketListRepository(database: Database, names: TicketName
    * The search as the index reads it: each word becomes the whole indexed words it starts
    * (`ticket_words`); a word that starts none leaves only the ticket number (or nothing) to
    * find. SQLite's pending index rows are written first (syncTicketIndex), as lists read it.
+   * Null when the list can show nothing (no such word, or a stage filter outside its tab).
    */
-  async function resolvedSearch(text: string): Promise<TicketSearch | null> {
+  async function resolvedSearch(selection: TicketSelection): Promise<TicketSearch | null> {
     await syncTicketIndex(db, dialect);
-    const search = parseTicketSearch(text);
+    if (stagesOf(selection)?.length === 0) return null;
+    const search = parseTicketSearch(selection.search);
     if (search.kind !== 'words') return search;
     const terms = await Promise.all(search.words.map(async (word) => ({ word, terms: await wordsStartingWith(word) })));
     if (terms.some((w) => w.terms?.length === 0)) return search.id === null ? null : { kind: 'id', id: search.id };
@@ -149,39 +170,49 @@ export function createTicketListRepository(database: Database, names: TicketName
   }
 
   /**
-   * The list's tickets as one query (`t` the ticket row; on SQLite `f` the FTS5 row when the
-   * index is read), and the id to order by: FTS5 gives its rows in rowid order only when
-   * ordered by its own rowid.
+   * The list's tickets as one query, `t` the ticket row. Read through the text index, the
+   * conditions it holds (all but a date range) and the words are one query of it (SQLite:
+   * FTS5 `f`, joined to `t` only when a column is needed; PostgreSQL: `search_doc`);
+   * `walk` puts every condition on the row instead, so the sort column's `(column, id)`
+   * index is read in order and filtered (on SQLite `+t.col` keeps the conditions off other
+   * indexes). `id` is the id to order by: FTS5 answers in rowid order only by its own rowid.
    */
-  function ticketsQuery(selection: TicketSelection, search: TicketSearch) {
+  function ticketsQuery(selection: TicketSelection, search: TicketSearch, { walk = false, needsRow = true } = {}) {
     const conditions = conditionsOf(selection);
-    const groups = conditions.flatMap((c) => (c.tokens ? [c.tokens] : []));
-    const rowOnly = conditions.filter((c) => c.tokens === null);
     const words = search.kind === 'words' ? search : null;
-    const readsIndex = groups.length > 0 || words !== null;
-    const isSqliteIndex = dialect === 'sqlite' && readsIndex;
-    const plain = db.selectFrom('tickets as t');
-    // On SQLite the index's rows come first, each joined to its ticket by rowid.
-    const query = (
-      isSqliteIndex
-        ? (db
-            .withTables<{ tickets_fts: { rowid: number } }>()
-            .selectFrom('tickets_fts as f')
-            .innerJoin('tickets as t', 't.id', 'f.rowid')
-            .where(sql<SqlBool>`tickets_fts match ${ftsMatch(groups, words)}`) as unknown as typeof plain)
-        : plain
-    )
-      .$if(dialect === 'postgres' && readsIndex, (q) => q.where(pgMatch(groups, words)))
-      .$if(search.kind === 'id', (q) => q.where('t.id', '=', search.kind === 'id' ? search.id : 0))
-      .where((eb) => eb.and(rowOnly.map((c) => c.row(eb as unknown as Row))));
-    return { query, id: sql.ref<number>(isSqliteIndex ? 'f.rowid' : 't.id') };
+    const viaIndex = !walk && (words !== null || conditions.some((c) => c.tokens));
+    const groups = viaIndex ? conditions.flatMap((c) => (c.tokens ? [c.tokens] : [])) : [];
+    const onRow = viaIndex ? conditions.filter((c) => !c.tokens) : conditions;
+    const isFts = dialect === 'sqlite' && viaIndex;
+    const joinsRow = !isFts || needsRow || onRow.length > 0;
+    const col = (column: keyof TicketsTable) => sql.raw(walk && dialect === 'sqlite' ? `+t.${column}` : `t.${column}`);
+    const id = sql.ref<number>(isFts ? 'f.rowid' : 't.id');
+    const fts = db.withTables<{ tickets_fts: { rowid: number } }>().selectFrom('tickets_fts as f');
+    const query = (isFts
+      ? (joinsRow ? fts.innerJoin('tickets as t', 't.id', 'f.rowid') : fts).where(
+          sql<SqlBool>`tickets_fts match ${ftsMatch(groups, words)}`,
+        )
+      : db.selectFrom('tickets as t')) as unknown as SelectQueryBuilder<DB & { t: TicketsTable }, 't', object>;
+    return {
+      id,
+      query: query
+        .$if(dialect === 'postgres' && viaIndex, (q) => q.where(pgMatch(groups, words)))
+        .$if(search.kind === 'id', (q) => q.where(sql<SqlBool>`${id} = ${search.kind === 'id' ? search.id : 0}`))
+        .$if(onRow.length > 0, (q) =>
+          q.where(
+            sql<SqlBool>`${sql.join(
+              onRow.map((c) => c.row(col)),
+              sql` and `,
+            )}`,
+          ),
+        ),
+    };
   }
 
   /** SQLite: the FTS5 query of the words and the attribute groups, all required. */
   function ftsMatch(groups: string[][], words: Extract<TicketSearch, { kind: 'words' }> | null): string {
-    return [...(words ? [fts5Body(words)] : []), ...groups.map((tokens) => `{attrs} : (${tokens.join(' OR ')})`)].join(
-      ' AND ',
-    );
+    const attrs = groups.map((tokens) => `{attrs} : (${tokens.join(' OR ')})`);
+    return [...(words ? [fts5Body(words)] : []), ...attrs].join(' AND ');
   }
 
   /** PostgreSQL: `search_doc` against the words and the attribute groups; a lone number also finds its ticket. */
@@ -192,44 +223,44 @@ export function createTicketListRepository(database: Database, names: TicketName
     return sql<SqlBool>`(${all} or (t.id = ${words.id}${attrs}))`;
   }
 
-  /** The list in its sort's order: the sort column, then the id. */
-  function inOrder(selection: TicketSelection, search: TicketSearch) {
-    const { query, id } = ticketsQuery(selection, search);
+  /** The list's sort: its column, then the id. */
+  const sortOf = (selection: TicketSelection) => {
     const { by, dir } = selection.sort ?? DEFAULT_TICKET_SORT;
-    const column = TICKET_FIELDS[by].sortColumn as keyof TicketsTable;
-    const terms = column === 'id' ? [id] : [sql.ref(`t.${column}`), id];
-    const ordered = <O>(q: SelectQueryBuilder<DB & { t: TicketsTable }, 't', O>) =>
-      terms.reduce((o, term) => o.orderBy(term, dir), q);
-    return { query, ordered, id, column, dir };
+    return { column: TICKET_FIELDS[by].sortColumn as keyof TicketsTable, dir };
+  };
+
+  /** Orders a query of `ticketsQuery` by the sort. */
+  function ordered<O>(
+    q: SelectQueryBuilder<DB & { t: TicketsTable }, 't', O>,
+    selection: TicketSelection,
+    id: RawBuilder<unknown>,
+  ) {
+    const { column, dir } = sortOf(selection);
+    return (column === 'id' ? [id] : [sql.ref(`t.${column}`), id]).reduce((o, term) => o.orderBy(term, dir), q);
   }
 
-  /** The exact size of a list without filter or search, from the counters. */
-  async function countedTotal(selection: TicketSelection): Promise<number> {
-    const { scope, history } = selection;
-    const stages: TicketStage[] | null =
-      history === 'current' ? ['open', 'started'] : history === 'old' ? ['closed'] : null;
-    const row = await db
-      .selectFrom('ticket_counts')
-      .select(
-        sql<number | string | null>`sum(case when kind = ${sql.lit(COUNT_KIND.self)} then -n else n end)`.as('total'),
-      )
-      .where(
-        'kind',
-        'in',
-        scope.kind === 'all' ? [COUNT_KIND.all] : [COUNT_KIND.created, COUNT_KIND.assigned, COUNT_KIND.self],
-      )
-      .where('user_id', '=', scope.kind === 'all' ? 0 : scope.userId)
-      .$if(stages !== null, (q) => q.where('stage', 'in', stages!))
-      .executeTakeFirstOrThrow();
-    return Number(row.total ?? 0);
-  }
-
-  /** The matches counted up to the cap: a bound of the data, never of the clock. */
-  async function cappedTotal(selection: TicketSelection, search: TicketSearch) {
+  /** The list's total: exact from the counters when they hold its conditions, else counted up to the cap. */
+  async function totalOf(selection: TicketSelection, search: TicketSearch) {
+    const sets = countedSets(selection);
+    if (sets) {
+      const stages = stagesOf(selection);
+      const row = await db
+        .selectFrom('ticket_counts')
+        .select(
+          sql<number | string | null>`sum(case when kind = ${sql.lit(COUNT_KIND.self)} then -n else n end)`.as('n'),
+        )
+        .where('kind', 'in', sets.kinds)
+        .where('user_id', 'in', sets.users)
+        .$if(stages !== null, (q) => q.where('stage', 'in', stages!))
+        .executeTakeFirstOrThrow();
+      return { total: Number(row.n ?? 0), isLowerBound: false };
+    }
+    // A bound of the data, never of the clock: the same request on the same data counts the same.
+    const { query } = ticketsQuery(selection, search, { needsRow: false });
     const { n } = await db
       .selectFrom(
-        ticketsQuery(selection, search)
-          .query.select(sql.lit(1).as('one'))
+        query
+          .select(sql.lit(1).as('one'))
           .limit(TICKET_COUNT_CAP + 1)
           .as('capped'),
       )
@@ -238,10 +269,25 @@ export function createTicketListRepository(database: Database, names: TicketName
     return { total: Math.min(Number(n), TICKET_COUNT_CAP), isLowerBound: Number(n) > TICKET_COUNT_CAP };
   }
 
-  async function pageIds(selection: TicketSelection, search: TicketSearch, limit: number, offset: number) {
-    const { query, ordered } = inOrder(selection, search);
-    const rows = await ordered(query.select('t.id')).limit(limit).offset(offset).execute();
-    return rows.map((r) => r.id);
+  /**
+   * The page's ids. Sorted by a column, a list past the cap walks that column's index (its
+   * matches are dense: a page is near); fewer matches are read through the text index and
+   * sorted. A search is always read through the text index.
+   */
+  async function pageIds(
+    selection: TicketSelection,
+    search: TicketSearch,
+    isDense: boolean,
+    limit: number,
+    offset: number,
+  ) {
+    const walk = sortOf(selection).column !== 'id' && search.kind !== 'words' && isDense;
+    const { query, id } = ticketsQuery(selection, search, { walk, needsRow: sortOf(selection).column !== 'id' });
+    const rows = await ordered(query.select(id.as('id')), selection, id)
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map((r) => (r as { id: number }).id);
   }
 
   /** Ticket rows with their names (ticket-names.repository.ts), in their order. */
@@ -261,26 +307,19 @@ export function createTicketListRepository(database: Database, names: TicketName
   return {
     /** One page of a list and its total (exact, or TICKET_COUNT_CAP and `total_is_lower_bound`). */
     async list(selection: TicketSelection, { page, per_page }: Pick<TTicketListQuery, 'page' | 'per_page'>) {
-      const offset = (page - 1) * per_page;
-      const search = await resolvedSearch(selection.search);
+      const search = await resolvedSearch(selection);
       if (!search) return { data: [], meta: pageMeta(0, { page, per_page }) };
-      const [ids, total] = await Promise.all([
-        pageIds(selection, search, per_page, offset),
-        isCounted(selection)
-          ? cappedTotal(selection, search)
-          : countedTotal(selection).then((n) => ({ total: n, isLowerBound: false })),
-      ]);
-      const meta = pageMeta(total.total, { page, per_page });
-      return {
-        data: await detailsOf(ids),
-        meta: total.isLowerBound ? { ...meta, total_is_lower_bound: true } : meta,
-      };
+      const { total, isLowerBound } = await totalOf(selection, search);
+      const isDense = isLowerBound || total > TICKET_COUNT_CAP;
+      const ids = await pageIds(selection, search, isDense, per_page, (page - 1) * per_page);
+      const meta = pageMeta(total, { page, per_page });
+      return { data: await detailsOf(ids), meta: isLowerBound ? { ...meta, total_is_lower_bound: true } : meta };
     },
 
     /** The ids of a list's first tickets in its order. */
     async firstIds(selection: TicketSelection, limit: number): Promise<number[]> {
-      const search = await resolvedSearch(selection.search);
-      return search ? pageIds(selection, search, limit, 0) : [];
+      const search = await resolvedSearch(selection);
+      return search ? pageIds(selection, search, false, limit, 0) : [];
     },
 
     /**
@@ -289,9 +328,10 @@ export function createTicketListRepository(database: Database, names: TicketName
      * once): what the CSV export streams.
      */
     async *exportBatches(selection: TicketSelection, size: number): AsyncGenerator<TTicket[]> {
-      const search = await resolvedSearch(selection.search);
+      const search = await resolvedSearch(selection);
       if (!search) return;
-      const { query, ordered, id, column, dir } = inOrder(selection, search);
+      const { query, id } = ticketsQuery(selection, search);
+      const { column, dir } = sortOf(selection);
       const after = sql.raw(dir === 'desc' ? '<' : '>');
       let last: { value: unknown; id: number } | null = null;
       for (;;) {
@@ -305,7 +345,7 @@ export function createTicketListRepository(database: Database, names: TicketName
                 : sql<SqlBool>`(t.${sql.ref(column)}, ${id}) ${after} (${cursor!.value}, ${cursor!.id})`,
             ),
           );
-        const rows: Selectable<TicketsTable>[] = await ordered(q).limit(size).execute();
+        const rows: Selectable<TicketsTable>[] = await ordered(q, selection, id).limit(size).execute();
         if (rows.length > 0) yield await withNames(rows);
         if (rows.length < size) return;
         const end: Selectable<TicketsTable> = rows[rows.length - 1]!;
