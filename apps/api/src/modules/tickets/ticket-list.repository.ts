@@ -132,11 +132,13 @@ function countedSets(selection: TicketSelection): { kinds: number[]; users: numb
  *   and the searched words, are one query of that index (SQLite: FTS5 `tickets_fts`;
  *   PostgreSQL: `search_doc` and its GIN index), so it intersects them all; a date range is
  *   a condition on the row;
- * - the total is exact from the counters (`ticket_counts`) without filter or search;
- *   otherwise the matches are counted up to TICKET_COUNT_CAP (one more tells "más de"), so
- *   the same request on the same data always answers the same total;
- * - the page is the query in the sort's order (then the id) with an offset, its ids first,
- *   then those rows with their names.
+ * - the total is exact from the counters (`ticket_counts`) when they hold the list's
+ *   conditions (countedSets); otherwise the matches are counted up to TICKET_COUNT_CAP (one
+ *   more tells "más de"): a bound of the data, so the same request on the same data always
+ *   answers the same total;
+ * - the page is that query in the sort's order (then the id) with an offset: its ids first,
+ *   then those rows with their names. Sorted by a column, a list of more matches than the
+ *   cap reads the column's index in order instead and filters it (the matches are dense).
  */
 export function createTicketListRepository(database: Database, names: TicketNamesRepository) {
   const { db, dialect } = database;
