@@ -109,7 +109,7 @@ function conditionsOf(selection: TicketSelection): Condition[] {
  * filter alone; null otherwise (a search, any other filter: the matches are counted).
  */
 function countedSets(selection: TicketSelection): { kinds: number[]; users: number[] } | null {
-  const { created_by, user_assigned_id, stage, ...others } = selection.filters ?? {};
+  const { created_by, user_assigned_id, stage: _stage, ...others } = selection.filters ?? {};
   const isSet = (v: unknown) => v !== undefined && (!Array.isArray(v) || v.length > 0);
   if (selection.search.trim() !== '' || Object.values(others).some(isSet)) return null;
   const { scope } = selection;
