@@ -42,6 +42,9 @@ interface Condition {
   row: (col: (column: keyof TicketsTable) => RawBuilder<unknown>) => RawBuilder<SqlBool>;
 }
 
+/** The most rows a walk of a sort index is expected to read for a page; a farther page is gathered. */
+const WALK_ROWS = 20_000;
+
 /** A searched word starting more indexed words than this is read as a prefix instead. */
 const MAX_PREFIX_TERMS = 32;
 
@@ -225,6 +228,17 @@ export function createTicketListRepository(database: Database, names: TicketName
     return sql<SqlBool>`(${all} or (t.id = ${words.id}${attrs}))`;
   }
 
+  /** The highest ticket id: about how many ids a walk of a whole sort index reads. */
+  const lastId = async () =>
+    Number(
+      (
+        await db
+          .selectFrom('tickets')
+          .select((eb) => eb.fn.max('id').as('n'))
+          .executeTakeFirst()
+      )?.n ?? 0,
+    );
+
   /** The list's sort: its column, then the id. */
   const sortOf = (selection: TicketSelection) => {
     const { by, dir } = selection.sort ?? DEFAULT_TICKET_SORT;
@@ -272,19 +286,27 @@ export function createTicketListRepository(database: Database, names: TicketName
   }
 
   /**
-   * The page's ids. Sorted by a column, a list past the cap walks that column's index (its
-   * matches are dense: a page is near); fewer matches are read through the text index and
-   * sorted. A search is always read through the text index.
+   * The page's ids. Sorted by a column, a list walks that column's index when the page is
+   * near its start: the matches counted say how far (`offset + limit` pages of matches among
+   * the ids), within WALK_ROWS; farther, or rarer, the matches are read through the text
+   * index and sorted. A search is always read through the text index. `matches` is null when
+   * unknown (the page is then read through the index).
    */
   async function pageIds(
     selection: TicketSelection,
     search: TicketSearch,
-    isDense: boolean,
+    matches: number | null,
     limit: number,
     offset: number,
   ) {
-    const walk = sortOf(selection).column !== 'id' && search.kind !== 'words' && isDense;
-    const { query, id } = ticketsQuery(selection, search, { walk, needsRow: sortOf(selection).column !== 'id' });
+    const isColumnSort = sortOf(selection).column !== 'id';
+    const walk =
+      isColumnSort &&
+      search.kind !== 'words' &&
+      matches !== null &&
+      matches > 0 &&
+      ((offset + limit) * (await lastId())) / matches <= WALK_ROWS;
+    const { query, id } = ticketsQuery(selection, search, { walk, needsRow: isColumnSort });
     const rows = await ordered(query.select(id.as('id')), selection, id)
       .limit(limit)
       .offset(offset)
@@ -312,8 +334,8 @@ export function createTicketListRepository(database: Database, names: TicketName
       const search = await resolvedSearch(selection);
       if (!search) return { data: [], meta: pageMeta(0, { page, per_page }) };
       const { total, isLowerBound } = await totalOf(selection, search);
-      const isDense = isLowerBound || total > TICKET_COUNT_CAP;
-      const ids = await pageIds(selection, search, isDense, per_page, (page - 1) * per_page);
+      const matches = isLowerBound ? total + 1 : total;
+      const ids = await pageIds(selection, search, matches, per_page, (page - 1) * per_page);
       const meta = pageMeta(total, { page, per_page });
       return { data: await detailsOf(ids), meta: isLowerBound ? { ...meta, total_is_lower_bound: true } : meta };
     },
@@ -321,7 +343,7 @@ export function createTicketListRepository(database: Database, names: TicketName
     /** The ids of a list's first tickets in its order. */
     async firstIds(selection: TicketSelection, limit: number): Promise<number[]> {
       const search = await resolvedSearch(selection);
-      return search ? pageIds(selection, search, false, limit, 0) : [];
+      return search ? pageIds(selection, search, null, limit, 0) : [];
     },
 
     /**
