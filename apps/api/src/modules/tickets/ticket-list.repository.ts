@@ -45,6 +45,12 @@ interface Condition {
 /** The most rows a walk of a sort index is expected to read for a page; a farther page is gathered. */
 const WALK_ROWS = 20_000;
 
+/**
+ * An id as an integer literal: better-sqlite3 binds a JS number as a REAL, and FTS5 ignores a
+ * `rowid` condition on a REAL.
+ */
+const idLiteral = (id: number) => sql.lit(Math.trunc(id));
+
 /** A searched word starting more indexed words than this is read as a prefix instead. */
 const MAX_PREFIX_TERMS = 32;
 
@@ -202,7 +208,9 @@ export function createTicketListRepository(database: Database, names: TicketName
       id,
       query: query
         .$if(dialect === 'postgres' && viaIndex, (q) => q.where(pgMatch(groups, words)))
-        .$if(search.kind === 'id', (q) => q.where(sql<SqlBool>`${id} = ${search.kind === 'id' ? search.id : 0}`))
+        .$if(search.kind === 'id', (q) =>
+          q.where(sql<SqlBool>`${id} = ${idLiteral(search.kind === 'id' ? search.id : 0)}`),
+        )
         .$if(onRow.length > 0, (q) =>
           q.where(
             sql<SqlBool>`${sql.join(
@@ -245,14 +253,23 @@ export function createTicketListRepository(database: Database, names: TicketName
     return { column: TICKET_FIELDS[by].sortColumn as keyof TicketsTable, dir };
   };
 
-  /** Orders a query of `ticketsQuery` by the sort. */
+  /**
+   * Orders a query of `ticketsQuery` by the sort. `isFar`: the page lies far into the matches'
+   * order, so PostgreSQL must not walk an index in that order (a rare match would be looked
+   * for through most of the table): the terms are wrapped (`coalesce(x, x)`, which no index
+   * matches), and the matches are sorted.
+   */
   function ordered<O>(
     q: SelectQueryBuilder<DB & { t: TicketsTable }, 't', O>,
     selection: TicketSelection,
     id: RawBuilder<unknown>,
+    isFar = false,
   ) {
     const { column, dir } = sortOf(selection);
-    return (column === 'id' ? [id] : [sql.ref(`t.${column}`), id]).reduce((o, term) => o.orderBy(term, dir), q);
+    const terms = column === 'id' ? [id] : [sql.ref(`t.${column}`), id];
+    const wrap = (term: RawBuilder<unknown>) =>
+      isFar && dialect === 'postgres' ? sql`coalesce(${term}, ${term})` : term;
+    return terms.reduce((o, term) => o.orderBy(wrap(term), dir), q);
   }
 
   /** The list's total: exact from the counters when they hold its conditions, else counted up to the cap. */
@@ -286,11 +303,11 @@ export function createTicketListRepository(database: Database, names: TicketName
   }
 
   /**
-   * The page's ids. Sorted by a column, a list walks that column's index when the page is
-   * near its start: the matches counted say how far (`offset + limit` pages of matches among
-   * the ids), within WALK_ROWS; farther, or rarer, the matches are read through the text
-   * index and sorted. A search is always read through the text index. `matches` is null when
-   * unknown (the page is then read through the index).
+   * The page's ids. The matches counted say how far into the sort order the page lies
+   * (`offset + limit` pages of matches among the ids). Within WALK_ROWS the order's own index
+   * is read and filtered: sorted by a column, its `(column, id)` index with every condition
+   * on the row (a search stays with the text index). Farther, the matches are read through
+   * the text index and sorted. Unknown `matches` (null) reads the order's index.
    */
   async function pageIds(
     selection: TicketSelection,
@@ -300,14 +317,10 @@ export function createTicketListRepository(database: Database, names: TicketName
     offset: number,
   ) {
     const isColumnSort = sortOf(selection).column !== 'id';
-    const walk =
-      isColumnSort &&
-      search.kind !== 'words' &&
-      matches !== null &&
-      matches > 0 &&
-      ((offset + limit) * (await lastId())) / matches <= WALK_ROWS;
+    const isNear = matches === null || (matches > 0 && ((offset + limit) * (await lastId())) / matches <= WALK_ROWS);
+    const walk = isNear && isColumnSort && search.kind !== 'words';
     const { query, id } = ticketsQuery(selection, search, { walk, needsRow: isColumnSort });
-    const rows = await ordered(query.select(id.as('id')), selection, id)
+    const rows = await ordered(query.select(id.as('id')), selection, id, !isNear)
       .limit(limit)
       .offset(offset)
       .execute();
@@ -365,8 +378,8 @@ export function createTicketListRepository(database: Database, names: TicketName
           .$if(cursor !== null, (q) =>
             q.where(
               column === 'id'
-                ? sql<SqlBool>`${id} ${after} ${cursor!.id}`
-                : sql<SqlBool>`(t.${sql.ref(column)}, ${id}) ${after} (${cursor!.value}, ${cursor!.id})`,
+                ? sql<SqlBool>`${id} ${after} ${idLiteral(cursor!.id)}`
+                : sql<SqlBool>`(t.${sql.ref(column)}, ${id}) ${after} (${cursor!.value}, ${idLiteral(cursor!.id)})`,
             ),
           );
         const rows: Selectable<TicketsTable>[] = await ordered(q, selection, id).limit(size).execute();

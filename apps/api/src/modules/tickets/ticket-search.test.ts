@@ -50,10 +50,10 @@ describe('parseTicketSearch', () => {
           { word: 'n', terms: null },
           { word: 'norte', terms: ['norte'] },
         ],
-        [['c12', 'a12'], ['p4']],
+        [['creator12', 'assignee12'], ['priority4']],
       ),
-    ).toBe("('ruta' | 'rutas') & 'n':* & 'norte' & ('_c12' | '_a12') & '_p4'");
-    expect(pgTsquery([], [['sclosed']])).toBe("'_sclosed'");
+    ).toBe("('ruta' | 'rutas') & 'n':* & 'norte' & ('_creator12' | '_assignee12') & '_priority4'");
+    expect(pgTsquery([], [['stageclosed']])).toBe("'_stageclosed'");
     expect(pgTsquery([], [])).toBe('');
   });
 });
