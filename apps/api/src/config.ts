@@ -101,7 +101,7 @@ export interface Config {
   auditRetentionDays: number;
 }
 
-/** Reads the DESIGN.md configuration table from an environment object. */
+/** Reads the configuration (README's table) from an environment object. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = ZEnv.safeParse(env);
   if (!parsed.success) {
