@@ -94,7 +94,9 @@ export function createServices(config: Config, database: Database, log: MailLog 
     permissions,
     notifications,
     audit,
-    listAnswers: createAnswerCache(bus, { max: MAX_TICKET_LIST_ANSWERS, tickets: database.writes }),
+    listAnswers: config.keepTicketListAnswers
+      ? createAnswerCache(bus, { max: MAX_TICKET_LIST_ANSWERS, tickets: database.writes })
+      : undefined,
   });
   const activities = createActivitiesService({
     database,
