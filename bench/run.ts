@@ -20,7 +20,7 @@
  * listens on 127.0.0.1 only.
  *
  * The server keeps list answers in memory until a write changes them
- * (notifications/answer-cache.ts). One at a time, every request says
+ * (lib/answer-cache.ts). One at a time, every request says
  * `Cache-Control: no-cache`, so the latencies are the database's: what a person
  * waits for after any change. With 10 connections the same request repeats and is
  * answered from memory, as a list re-read between writes is; the lists marked

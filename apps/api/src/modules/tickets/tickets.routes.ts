@@ -22,7 +22,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/access.ts';
-import { asksFresh } from '../notifications/answer-cache.ts';
+import { asksFresh } from '../../lib/answer-cache.ts';
 import type { Services } from '../../services.ts';
 
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };

@@ -17,7 +17,7 @@ import type { Database } from '../../db/database.ts';
 import type { AuditRepository } from '../audit/audit.repository.ts';
 import type { DB } from '../../db/schema.ts';
 import { HttpError, forbidden, notFound, validationFailed, type FieldErrors } from '../../lib/http-error.ts';
-import type { AnswerCache } from '../notifications/answer-cache.ts';
+import type { AnswerCache } from '../../lib/answer-cache.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { PermissionsRepository } from '../permissions/permissions.repository.ts';
 import type { AuthUserRow } from '../users/users.repository.ts';
