@@ -1,13 +1,14 @@
 /**
  * A mixed workload, as a working day sends it: many signed-in people, each reading
- * their own lists, pages and searches, with writes among the reads. It answers one
- * question: what do kept ticket-list answers (KEEP_TICKET_LIST_ANSWERS) buy when the
- * requests are not one identical request repeated?
+ * their own lists, pages and searches, with writes among the reads, rather than one
+ * identical request repeated. (It is what showed that keeping ticket-list answers in
+ * memory did not pay: with a write in every 20 requests dropping them, and each person's
+ * pages and searches their own, few requests found an answer kept.)
  *
  * Callers: every agent of the bench database (about 48: `agente`, the demo's agents and the
  * generator's `bench_agent_*`), three supervisors created here when missing, the supervisor
- * and the administrator. Each request is drawn from a seeded generator, so both variants
- * send the same sequence:
+ * and the administrator. Each request is drawn from a seeded generator, so every run sends
+ * the same sequence:
  * - agents: Mis Tickets pages (page 1 most often), searches in Mis Tickets, the history tabs,
  *   the ticket form's catalogue options and the notification poll;
  * - supervisors and the administrator: Tickets Generales pages and searches (one or two words),
@@ -15,9 +16,8 @@
  * - every 20th request is a write: a ticket created by an agent, or a ticket assigned to an
  *   agent by a supervisor or the administrator (from tickets created for it before the run).
  *
- * Each variant runs in a server of its own on the same database, on 10 connections
- * (autocannon), back to back with the other, twice each (on, off, on, off), and is read as a
- * share of a bare Fastify route measured before and after them.
+ * It runs on 10 connections (autocannon), twice, each time in a server of its own after a
+ * warm-up, and is read as a share of a bare Fastify route measured before and after.
  *
  *   npm run bench -- --keep work --only mixed          # this alone, on both databases
  */
@@ -249,10 +249,10 @@ async function cannonMixed(base: string, csrf: string, nextRequest: () => MixedR
 
 export type MixedRow = Record<string, string | number>;
 
-/**
- * Runs the mixed workload on a prepared database, with kept ticket-list answers and without, and
- * returns its rows (req/s, % of the bare route, server CPU per request, and the gain of keeping).
- */
+/** Measured runs of the workload, each in a server of its own. */
+const ROUNDS = 2;
+
+/** Runs the mixed workload on a prepared database and returns its rows (req/s, % of the bare route, server CPU per request). */
 export async function runMixed(options: {
   dialect: 'sqlite' | 'postgres';
   dataDir: string;
@@ -261,78 +261,55 @@ export async function runMixed(options: {
   seconds: number;
   bare: () => Promise<number>;
 }): Promise<MixedRow[]> {
-  const variants = [
-    { label: 'kept ticket-list answers', keep: '1' },
-    { label: 'no kept ticket-list answers', keep: '0' },
-  ];
   const bareBefore = await options.bare();
-  const runs: { label: string; rps: number; cpuPerRequest: number; errors: number }[] = [];
+  const runs: { rps: number; cpuPerRequest: number; errors: number }[] = [];
   // Signed in once: every server of the run shares the signing key, so the tokens stay valid.
   let callers: Callers | undefined;
-  for (let round = 0; round < 2; round++) {
-    for (const variant of variants) {
-      const server = await startServer({
-        dataDir: options.dataDir,
-        databaseUrl: options.databaseUrl,
-        jwtSecret: options.jwtSecret,
-        env: { KEEP_TICKET_LIST_ANSWERS: variant.keep },
-      });
-      try {
-        callers ??= await signInCallers(server.base);
-        const pool = await assignmentPool(server.base, callers.managers[0]!);
-        const { json } = await call(server.base, undefined, 'GET', '/api/csrf-token');
-        const csrf = (json as unknown as { token: string }).token;
-        // Warm-up (JIT, caches, pool) on a sequence of its own; the measured one starts afresh.
-        await cannonMixed(server.base, csrf, workload(callers, pool.slice(0, pool.length / 4)), 3);
-        const cpuBefore = cpuMs(server.child.pid!);
-        const load = await cannonMixed(
-          server.base,
-          csrf,
-          workload(callers, pool.slice(pool.length / 4)),
-          options.seconds,
-        );
-        const cpuPerRequest = (cpuMs(server.child.pid!) - cpuBefore) / Math.max(1, load.requests);
-        runs.push({ label: variant.label, rps: load.rps, cpuPerRequest, errors: load.errors });
-        console.log(
-          `  mixed, ${variant.label}: ${Math.round(load.rps)} req/s, ${cpuPerRequest.toFixed(2)} ms CPU/req, ${load.errors} errors (${callers.agents.length + callers.managers.length} callers)`,
-        );
-      } finally {
-        await server.stop();
-      }
+  for (let round = 0; round < ROUNDS; round++) {
+    const server = await startServer({
+      dataDir: options.dataDir,
+      databaseUrl: options.databaseUrl,
+      jwtSecret: options.jwtSecret,
+    });
+    try {
+      callers ??= await signInCallers(server.base);
+      const pool = await assignmentPool(server.base, callers.managers[0]!);
+      const { json } = await call(server.base, undefined, 'GET', '/api/csrf-token');
+      const csrf = (json as unknown as { token: string }).token;
+      // Warm-up (JIT, caches, pool) on a sequence of its own; the measured one starts afresh.
+      await cannonMixed(server.base, csrf, workload(callers, pool.slice(0, pool.length / 4)), 3);
+      const cpuBefore = cpuMs(server.child.pid!);
+      const load = await cannonMixed(
+        server.base,
+        csrf,
+        workload(callers, pool.slice(pool.length / 4)),
+        options.seconds,
+      );
+      const cpuPerRequest = (cpuMs(server.child.pid!) - cpuBefore) / Math.max(1, load.requests);
+      runs.push({ rps: load.rps, cpuPerRequest, errors: load.errors });
+      console.log(
+        `  mixed workload: ${Math.round(load.rps)} req/s, ${cpuPerRequest.toFixed(2)} ms CPU/req, ${load.errors} errors (${callers.agents.length + callers.managers.length} callers)`,
+      );
+    } finally {
+      await server.stop();
     }
   }
   const bareRps = (bareBefore + (await options.bare())) / 2;
-  const mean = (label: string, of: (r: (typeof runs)[number]) => number) => {
-    const mine = runs.filter((r) => r.label === label);
-    return mine.reduce((sum, r) => sum + of(r), 0) / mine.length;
-  };
-  const rows: MixedRow[] = [
+  const mean = (of: (r: (typeof runs)[number]) => number) => runs.reduce((sum, r) => sum + of(r), 0) / runs.length;
+  return [
     {
       dialect: options.dialect,
       endpoint: 'mixed workload: bare Fastify route (mean of before and after)',
       'req/s (10 conn)': Math.round(bareRps),
       '% of bare': '100%',
     },
-  ];
-  for (const { label } of variants) {
-    const rps = mean(label, (r) => r.rps);
-    rows.push({
+    {
       dialect: options.dialect,
-      endpoint: `mixed workload, ${label} (runs: ${runs
-        .filter((r) => r.label === label)
-        .map((r) => Math.round(r.rps))
-        .join(', ')} req/s)`,
-      'req/s (10 conn)': Math.round(rps),
-      '% of bare': `${((100 * rps) / bareRps).toFixed(1)}%`,
-      'server CPU ms/req': mean(label, (r) => r.cpuPerRequest).toFixed(2),
-      errors: mean(label, (r) => r.errors),
-    });
-  }
-  const gain = mean(variants[0]!.label, (r) => r.rps) / mean(variants[1]!.label, (r) => r.rps) - 1;
-  rows.push({
-    dialect: options.dialect,
-    endpoint: 'mixed workload: kept ticket-list answers raise the rate by',
-    'req/s (10 conn)': `${(100 * gain).toFixed(1)}%`,
-  });
-  return rows;
+      endpoint: `mixed workload (runs: ${runs.map((r) => Math.round(r.rps)).join(', ')} req/s)`,
+      'req/s (10 conn)': Math.round(mean((r) => r.rps)),
+      '% of bare': `${((100 * mean((r) => r.rps)) / bareRps).toFixed(1)}%`,
+      'server CPU ms/req': mean((r) => r.cpuPerRequest).toFixed(2),
+      errors: mean((r) => r.errors),
+    },
+  ];
 }

@@ -57,7 +57,6 @@ const ZEnv = z.object({
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(72_000),
   MAX_CONNECTIONS: z.coerce.number().int().positive().default(1_000),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
-  KEEP_TICKET_LIST_ANSWERS: z.enum(['0', '1']).default('1'),
 });
 
 /** `TRUST_PROXY` as Fastify's `trustProxy` takes it: a boolean, a hop count, or addresses and CIDR ranges. */
@@ -100,8 +99,6 @@ export interface Config {
   keepAliveTimeoutMs: number;
   maxConnections: number;
   auditRetentionDays: number;
-  /** Ticket list pages are kept in memory as sent until a ticket changes (lib/answer-cache.ts). */
-  keepTicketListAnswers: boolean;
 }
 
 /** Reads the DESIGN.md configuration table from an environment object. */
@@ -137,7 +134,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
     maxConnections: e.MAX_CONNECTIONS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
-    keepTicketListAnswers: e.KEEP_TICKET_LIST_ANSWERS === '1',
   };
 }
 

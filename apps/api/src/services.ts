@@ -2,7 +2,6 @@ import { SECTIONS } from '@portal/contract';
 import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import { createAnswerCache } from './lib/answer-cache.ts';
 import { createCsrf } from './lib/csrf.ts';
 import { createMailer, type MailLog } from './lib/mailer.ts';
 import { createRateLimitStore, createRateLimiter } from './lib/rate-limiter.ts';
@@ -18,7 +17,7 @@ import { createTokenService } from './modules/auth/tokens.ts';
 import { createCatalogService } from './modules/catalogs/catalog.service.ts';
 import { createPasswordResetRepository } from './modules/password-reset/password-reset.repository.ts';
 import { createPasswordResetService } from './modules/password-reset/password-reset.service.ts';
-import { createNotificationBus, type NotificationBus } from './modules/notifications/notifications.bus.ts';
+import { createNotificationBus } from './modules/notifications/notifications.bus.ts';
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
 import { createPermissionsRepository } from './modules/permissions/permissions.repository.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
@@ -35,26 +34,6 @@ import { createWorkloadRepository } from './modules/workload/workload.repository
 import { createWorkloadService } from './modules/workload/workload.service.ts';
 
 const silentLog: MailLog = { info() {}, warn() {}, error() {} };
-
-/** How many ticket list answers a process keeps (pages of each person's lists, the most recently used). */
-const MAX_TICKET_LIST_ANSWERS = 500;
-
-/**
- * Ticket list answers, dropped by every ticket change too: this process's at once once it
- * has committed (before its answer is sent, so its writer reads it back), the others' as
- * they arrive (the live lists' ticket changes), and any write to `tickets` made through
- * this process's Kysely (a script, a test). A write made outside every portal process
- * (psql) shows once anything drops the answers, or with `Cache-Control: no-cache`.
- */
-function keptTicketListAnswers(bus: NotificationBus, database: Database) {
-  const answers = createAnswerCache(bus, { max: MAX_TICKET_LIST_ANSWERS });
-  bus.onTicketSignal(answers.clear);
-  bus.subscribeTickets(answers.clear);
-  database.writes.onWrite((table) => {
-    if (table === 'tickets') answers.clear();
-  });
-  return answers;
-}
 
 /** The composition root: every repository and service, wired by their dependencies. */
 export function createServices(config: Config, database: Database, log: MailLog = silentLog) {
@@ -111,7 +90,6 @@ export function createServices(config: Config, database: Database, log: MailLog 
     permissions,
     notifications,
     audit,
-    listAnswers: config.keepTicketListAnswers ? keptTicketListAnswers(bus, database) : undefined,
   });
   const activities = createActivitiesService({
     database,
