@@ -107,9 +107,7 @@ test.describe('sign-in and redirects', () => {
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
   });
 
-  test("a token that expired while the portal was closed lands on /login with 'Tu sesión expiró'", async ({
-    page,
-  }) => {
+  test("a token that expired while the portal was closed lands on /login with 'Tu sesión expiró'", async ({ page }) => {
     const { token, user } = await apiToken(page.request, 'admin');
     const [header, payload, signature] = token.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as { exp: number };

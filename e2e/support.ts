@@ -111,7 +111,7 @@ export async function untilSettled(page: Page) {
           await document.fonts.ready;
           // Two frames: a transition that starts on the next frame (Mantine's enter) has started.
           await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-          const links = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')];
+          const links = Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]'));
           const hasAllStyles = links.some((l) => l.href.includes('/mantine-rest-')) && links.every((l) => l.sheet);
           const isMoving = document
             .getAnimations()

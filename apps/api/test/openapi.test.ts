@@ -110,7 +110,7 @@ describe.each(dialects)('the OpenAPI document on %s', (dialect) => {
     expect(result.warnings).toEqual([]);
   });
 
-  it('lists the API only: every path under /api with an operationId, none of the web app\'s pages', async () => {
+  it("lists the API only: every path under /api with an operationId, none of the web app's pages", async () => {
     const page = await t.app.inject({ url: '/tickets' });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);

@@ -128,7 +128,8 @@ function clockOf(zone: string) {
 
 /** "10 intentos entre 04:59:01 y 04:59:02": how often an anonymous refusal came, and when. */
 function describeCount(count: unknown, firstAt: unknown, lastAt: unknown, zone: string): string {
-  const times = typeof count === 'number' ? `${count} ${count === 1 ? 'intento' : 'intentos'}` : `Intentos: ${show(count)}`;
+  const times =
+    typeof count === 'number' ? `${count} ${count === 1 ? 'intento' : 'intentos'}` : `Intentos: ${show(count)}`;
   const isInstant = (v: unknown): v is string => typeof v === 'string' && !Number.isNaN(Date.parse(v));
   if (!isInstant(firstAt)) return times;
   const clock = clockOf(zone);

@@ -20,10 +20,10 @@ export function listenForEarlyPaletteShortcut(): void {
   window.addEventListener('keydown', remember);
 }
 
-/** For the layout's listener as it starts: whether the palette was asked for before it. Stops the early listener. */
-export function takeEarlyPaletteRequest(): boolean {
+/** The layout's listener takes over: `open` runs for a press seen before it, and the early listener stops. */
+export function handOverEarlyPaletteShortcut(open: () => void): void {
   window.removeEventListener('keydown', remember);
-  const wasRequested = isRequested;
+  if (!isRequested) return;
   isRequested = false;
-  return wasRequested;
+  open();
 }

@@ -4,7 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { paths, routeNameOf } from '@/config/paths.ts';
 import { userPermissionsQuery } from '@/lib/permissions.ts';
 import { useSession } from '@/lib/session.ts';
-import { takeEarlyPaletteRequest } from './early-palette-key.ts';
+import { handOverEarlyPaletteShortcut } from './early-palette-key.ts';
 import { createHotkeyReader, isModalOpen, isTypingTarget } from './hotkeys.ts';
 import { goToNewTicket } from './new-ticket-list.ts';
 
@@ -84,7 +84,7 @@ export function useCommandPalette() {
     const read = createHotkeyReader();
     const listener = (event: KeyboardEvent) => onKey(event, read);
     window.addEventListener('keydown', listener);
-    if (takeEarlyPaletteRequest()) openEarly();
+    handOverEarlyPaletteShortcut(openEarly);
     return () => window.removeEventListener('keydown', listener);
   }, []);
 
