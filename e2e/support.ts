@@ -96,3 +96,29 @@ export const sampleFiles = {
     base64: Buffer.from('MZ\x90\x00 not a document').toString('base64'),
   }),
 };
+
+/**
+ * Waits until the page a whole-page check (axe) reads has settled: the fonts and the late
+ * stylesheet of the rest of Mantine are in, and no transition or animation that ends is
+ * still running (a modal fading in, a tooltip, a collapse). Loaders and skeletons, which
+ * never end, are not waited for.
+ */
+export async function untilSettled(page: Page) {
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async () => {
+          await document.fonts.ready;
+          // Two frames: a transition that starts on the next frame (Mantine's enter) has started.
+          await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+          const links = Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]'));
+          const hasAllStyles = links.some((l) => l.href.includes('/mantine-rest-')) && links.every((l) => l.sheet);
+          const isMoving = document
+            .getAnimations()
+            .some((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity);
+          return hasAllStyles && !isMoving;
+        }),
+      { message: 'the page settles: every stylesheet in, no transition running' },
+    )
+    .toBe(true);
+}

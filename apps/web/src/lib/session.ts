@@ -100,6 +100,10 @@ export function subscribeSession(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+// A token that expired while the portal was closed ended the session on its own,
+// as one the server refuses does: /login says so.
+if (current && !hasLiveSession(current)) clearSession('expired');
+
 // Another tab signing in or out changes this one too.
 if (typeof window !== 'undefined') {
   window.addEventListener('storage', (event) => {
