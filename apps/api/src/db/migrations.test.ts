@@ -66,7 +66,9 @@ async function postgresSchema(db: Kysely<unknown>): Promise<string> {
       where a.attrelid = ${`public.${t.relname}`}::regclass and a.attnum > 0 and not a.attisdropped
       order by a.attnum`);
     for (const c of columns) {
-      out.push(`  ${c.attname} ${c.type}${c.attnotnull ? ' not null' : ''}${c.def === null ? '' : ` default ${c.def}`}`);
+      out.push(
+        `  ${c.attname} ${c.type}${c.attnotnull ? ' not null' : ''}${c.def === null ? '' : ` default ${c.def}`}`,
+      );
     }
     const constraints = await rows(sql<{ conname: string; def: string }>`
       select conname, pg_get_constraintdef(oid) as def from pg_constraint
