@@ -11,7 +11,8 @@ export interface TableTriggers {
  * Runs `fn` with the given triggers off (a bulk load, a rebuild), then puts them back as they
  * were. PostgreSQL disables them. SQLite cannot disable a trigger: it drops them and creates
  * them again from the text SQLite itself kept of them (`sqlite_master`), so no copy of a
- * trigger exists outside the migration that created it. Triggers already off (or absent) are
+ * trigger exists outside the migration that created it; they are created again in the order
+ * they had (SQLite fires the most recently created first). Triggers already off (or absent) are
  * left so: calls nest.
  */
 export async function withTriggersOff<T>(
@@ -43,7 +44,7 @@ export async function withTriggersOff<T>(
   }
   const names = triggers.flatMap((t) => t.names);
   const { rows: saved } = await sql<{ name: string; sql: string }>`select name, sql from sqlite_master
-    where type = 'trigger' and name in (${sql.join(names)}) order by name`.execute(db);
+    where type = 'trigger' and name in (${sql.join(names)}) order by rowid`.execute(db);
   for (const { name } of saved) await sql`drop trigger ${sql.id(name)}`.execute(db);
   try {
     await fn();
