@@ -104,53 +104,86 @@ export const pgAttrsCall = (row: string) =>
 export const pgSearchDocOf = (words: string, row: string) =>
   `to_tsvector('simple', ${words}) || array_to_tsvector(${pgAttrsCall(row)})`;
 
+/** How many queued tickets one step of SQLite's index sync writes, in a transaction of its own. */
+export const INDEX_SYNC_BATCH = 1000;
+
 /**
  * Brings SQLite's text index (FTS5 and `ticket_words`) up to the tickets written since
  * the last call (their ids wait in `tickets_fts_pending`, queued by the triggers). FTS5
  * flushes its buffer at every statement savepoint, and a statement with triggers takes
  * one: written from a trigger, each ticket cost a segment flush (about a millisecond at
  * a million tickets); written here, in statements of their own, the index is flushed
- * once, at commit. A search calls it first, so it never reads a stale index whatever
+ * once per step. A search calls it first, so it never reads a stale index whatever
  * wrote the tickets; ticket writers leave it to `createTicketIndexSync`, which runs it
  * for all the writes of a moment at once. A no-op on PostgreSQL.
+ *
+ * The queue is written in steps of INDEX_SYNC_BATCH tickets, newest first, each its own
+ * transaction, giving the event loop a turn between steps: a queue of millions (tickets
+ * written by SQL) is worked off without holding the process, while other requests are
+ * served. Concurrent callers share the one run. Within a transaction (the seed, a rebuild)
+ * the steps run in it, back to back.
  */
 export async function syncTicketIndex(db: Kysely<DB>, dialect: Dialect): Promise<void> {
   if (dialect !== 'sqlite') return;
-  const waiting = await sql<{ id: number }>`select id from tickets_fts_pending limit 1`.execute(db);
-  if (waiting.rows.length === 0) return;
-  // One transaction: another sync (a search's, the writers' batch) must not run between
-  // these statements, or it would empty the queue this one is still reading.
-  await inTransaction(db, writeQueuedToIndex);
+  if (db.isTransaction) {
+    while (!(await indexQueuedStep(db)));
+    return;
+  }
+  let run = runs.get(db);
+  if (!run) {
+    run = indexQueue(db).finally(() => runs.delete(db));
+    runs.set(db, run);
+  }
+  await run;
+  // A ticket queued while the shared run was finishing may be after its last look.
+  if (!stopped.has(db) && (await isQueued(db))) await syncTicketIndex(db, dialect);
+}
+
+/** The run of `syncTicketIndex` in progress, per database. */
+const runs = new WeakMap<Kysely<DB>, Promise<void>>();
+/** Databases about to close: their runs stop after the current step (the queue waits in its table). */
+const stopped = new WeakSet<Kysely<DB>>();
+
+const isQueued = async (db: Kysely<DB>) =>
+  (await sql`select 1 from tickets_fts_pending limit 1`.execute(db)).rows.length > 0;
+
+async function indexQueue(db: Kysely<DB>): Promise<void> {
+  while (!stopped.has(db) && !(await db.transaction().execute(indexQueuedStep))) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Writes the newest INDEX_SYNC_BATCH queued tickets to the index; true when the queue is then empty. */
+async function indexQueuedStep(db: Kysely<DB>): Promise<boolean> {
+  const { rows } = await sql<{ id: number }>`select id from tickets_fts_pending
+    order by id desc limit ${sql.lit(INDEX_SYNC_BATCH + 1)}`.execute(db);
+  if (rows.length === 0) return true;
+  const step = sql`(select value from json_each(${JSON.stringify(rows.slice(0, INDEX_SYNC_BATCH).map((r) => r.id))}))`;
+  await sql`insert or replace into tickets_fts (rowid, body, attrs)
+    select id, name || ' ' || description, ${sql.raw(attrsOf('tickets'))} from tickets where id in ${step}`.execute(db);
+  await sql`insert or ignore into ticket_words (word)
+    select w.value from tickets t, json_each(portal_words(t.name || ' ' || t.description)) w
+    where t.id in ${step}`.execute(db);
+  // Deleted tickets leave the index.
+  await sql`delete from tickets_fts where rowid in
+    (select s.value from ${step} s where not exists (select 1 from tickets t where t.id = s.value))`.execute(db);
+  await sql`delete from tickets_fts_pending where id in ${step}`.execute(db);
+  return rows.length <= INDEX_SYNC_BATCH;
 }
 
 /** Runs `fn` in `db`'s transaction, or in a new one. */
 const inTransaction = <T>(db: Kysely<T>, fn: (trx: Kysely<T>) => Promise<void>) =>
   db.isTransaction ? fn(db) : db.transaction().execute(fn);
 
-async function writeQueuedToIndex(db: Kysely<DB>): Promise<void> {
-  await sql
-    .raw(
-      `insert or replace into tickets_fts (rowid, body, attrs)
-       select id, name || ' ' || description, ${attrsOf('tickets')} from tickets
-       where id in (select id from tickets_fts_pending)`,
-    )
-    .execute(db);
-  await sql`insert or ignore into ticket_words (word)
-    select w.value from tickets t, json_each(portal_words(t.name || ' ' || t.description)) w
-    where t.id in (select id from tickets_fts_pending)`.execute(db);
-  await sql`delete from tickets_fts where rowid in
-    (select p.id from tickets_fts_pending p where not exists (select 1 from tickets t where t.id = p.id))`.execute(db);
-  await sql`delete from tickets_fts_pending`.execute(db);
-}
-
 /** How long after a ticket write SQLite's text index is brought up to it (unless a search does it first). */
 export const INDEX_SYNC_DELAY_MS = 100;
 
 /**
  * Runs `syncTicketIndex` a moment after ticket writes, once for all the writes of that
- * moment, in a transaction of its own: the FTS5 segment flush and the index pages are then
- * written once per batch instead of once per ticket. Nothing waits for it (a search syncs
- * first) and nothing is lost if it never runs (the queue is a table). A no-op on PostgreSQL.
+ * moment: the FTS5 segment flush and the index pages are then written once per step
+ * instead of once per ticket. Nothing waits for it (a search syncs first) and nothing is
+ * lost if it never runs (the queue is a table). It also starts on what is queued when it
+ * is created (tickets written by SQL while no portal ran). A no-op on PostgreSQL.
  */
 export function createTicketIndexSync(database: Pick<Database, 'db' | 'dialect'>, delayMs = INDEX_SYNC_DELAY_MS) {
   let timer: NodeJS.Timeout | undefined;
@@ -158,30 +191,28 @@ export function createTicketIndexSync(database: Pick<Database, 'db' | 'dialect'>
   let isClosed = false;
   const run = async () => {
     timer = undefined;
-    running = database.db
-      .transaction()
-      .execute((trx) => syncTicketIndex(trx, database.dialect))
-      .catch(() => undefined); // a search or the next write syncs again
+    running = syncTicketIndex(database.db, database.dialect).catch(() => undefined); // a search or the next write syncs again
     await running;
     running = undefined;
   };
-  return {
+  const sync = {
     /** A ticket write has committed or is about to: sync soon. */
     queued(): void {
       if (database.dialect !== 'sqlite' || timer || isClosed) return;
       timer = setTimeout(() => void run(), delayMs);
       timer.unref();
     },
-    /** Runs a pending sync now and stops (before the database closes). */
+    /** Stops after the step in progress (before the database closes); the rest stays queued for the next start. */
     async close(): Promise<void> {
       isClosed = true;
-      if (timer) {
-        clearTimeout(timer);
-        await run();
-      }
+      clearTimeout(timer);
+      stopped.add(database.db);
       await running;
+      await runs.get(database.db);
     },
   };
+  sync.queued();
+  return sync;
 }
 export type TicketIndexSync = ReturnType<typeof createTicketIndexSync>;
 
@@ -205,7 +236,7 @@ function rebuildSqliteIndex<T>(db: Kysely<T>): Promise<void> {
   // One transaction, so no queued sync runs between emptying the index and filling it again.
   return inTransaction(db, async (trx) => {
     // The queued tickets' words go to ticket_words first (the queue is where writers leave them).
-    await writeQueuedToIndex(trx as unknown as Kysely<DB>);
+    await syncTicketIndex(trx as unknown as Kysely<DB>, 'sqlite');
     await sql`insert into tickets_fts (tickets_fts) values ('delete-all')`.execute(trx);
     await sql
       .raw(
