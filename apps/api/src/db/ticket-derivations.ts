@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { columnWords, fts5Matches } from '../lib/fts5-match.ts';
 import { textWords } from '../lib/search-text.ts';
 import type { Database, Dialect } from './database.ts';
 import type { DB } from './schema.ts';
@@ -30,6 +31,9 @@ export const COUNT_SHARDS = 8;
 export function registerSqliteFunctions(connection: SQLite.Database): void {
   connection.function('portal_words', { deterministic: true }, (text: unknown) =>
     JSON.stringify(textWords(typeof text === 'string' ? text : '')),
+  );
+  connection.function('portal_fts_match', { deterministic: true }, (query: unknown, body: unknown, attrs: unknown) =>
+    fts5Matches(String(query), { body: columnWords(String(body)), attrs: columnWords(String(attrs)) }) ? 1 : 0,
   );
 }
 
@@ -113,28 +117,28 @@ export const INDEX_SYNC_BATCH = 1000;
  * flushes its buffer at every statement savepoint, and a statement with triggers takes
  * one: written from a trigger, each ticket cost a segment flush (about a millisecond at
  * a million tickets); written here, in statements of their own, the index is flushed
- * once per step. A search calls it first, so it never reads a stale index whatever
- * wrote the tickets; ticket writers leave it to `createTicketIndexSync`, which runs it
- * for all the writes of a moment at once. A no-op on PostgreSQL.
+ * once per step. Ticket writers leave it to `createTicketIndexSync`, which runs it for
+ * all the writes of a moment at once. A no-op on PostgreSQL.
  *
  * The queue is written in steps of INDEX_SYNC_BATCH tickets, newest first, each its own
- * transaction, giving the event loop a turn between steps: a queue of millions (tickets
- * written by SQL) is worked off without holding the process, while other requests are
- * served. Concurrent callers share the one run. Within a transaction (the seed, a rebuild)
+ * transaction, giving the event loop a turn between steps, so a queue of millions (tickets
+ * written by SQL) never holds the process. With `isBounded` (a search) the caller does one
+ * step and leaves the rest to a run in the background; what is still queued is matched by
+ * `ftsRows` directly. Concurrent runs are one. Within a transaction (the seed, a rebuild)
  * the steps run in it, back to back.
  */
-export async function syncTicketIndex(db: Kysely<DB>, dialect: Dialect): Promise<void> {
+export async function syncTicketIndex(db: Kysely<DB>, dialect: Dialect, isBounded = false): Promise<void> {
   if (dialect !== 'sqlite') return;
   if (db.isTransaction) {
     while (!(await indexQueuedStep(db)));
     return;
   }
-  let run = runs.get(db);
-  if (!run) {
-    run = indexQueue(db).finally(() => runs.delete(db));
-    runs.set(db, run);
+  if (isBounded) {
+    if (runs.has(db) || (await db.transaction().execute(indexQueuedStep))) return;
+    void indexInBackground(db).catch(() => undefined); // the next write or search starts it again
+    return;
   }
-  await run;
+  await indexInBackground(db);
   // A ticket queued while the shared run was finishing may be after its last look.
   if (!stopped.has(db) && (await isQueued(db))) await syncTicketIndex(db, dialect);
 }
@@ -147,11 +151,32 @@ const stopped = new WeakSet<Kysely<DB>>();
 const isQueued = async (db: Kysely<DB>) =>
   (await sql`select 1 from tickets_fts_pending limit 1`.execute(db)).rows.length > 0;
 
-async function indexQueue(db: Kysely<DB>): Promise<void> {
-  while (!stopped.has(db) && !(await db.transaction().execute(indexQueuedStep))) {
-    await new Promise((resolve) => setImmediate(resolve));
+/** Works the queue off step by step, one run per database at a time. */
+function indexInBackground(db: Kysely<DB>): Promise<void> {
+  let run = runs.get(db);
+  if (!run) {
+    run = (async () => {
+      while (!stopped.has(db) && !(await db.transaction().execute(indexQueuedStep))) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })().finally(() => runs.delete(db));
+    runs.set(db, run);
   }
+  return run;
 }
+
+/**
+ * SQLite: the ids (`rowid`) of the tickets that match an FTS5 query, as a table to select
+ * from: the index's, but for tickets still queued for it, which are matched here directly on
+ * their row by the same word rule (lib/fts5-match.ts), so a search misses none of them while
+ * the queue is worked off.
+ */
+export const ftsRows = (match: string) =>
+  sql`(select rowid from tickets_fts where tickets_fts match ${match}
+      and rowid not in (select id from tickets_fts_pending)
+    union all
+    select t.id as rowid from tickets_fts_pending p join tickets t on t.id = p.id
+    where portal_fts_match(${match}, t.name || ' ' || t.description, ${sql.raw(attrsOf('t'))}))`;
 
 /** Writes the newest INDEX_SYNC_BATCH queued tickets to the index; true when the queue is then empty. */
 async function indexQueuedStep(db: Kysely<DB>): Promise<boolean> {
