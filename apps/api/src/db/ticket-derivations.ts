@@ -169,13 +169,14 @@ function indexInBackground(db: Kysely<DB>): Promise<void> {
  * SQLite: the ids (`rowid`) of the tickets that match an FTS5 query, as a table to select
  * from: the index's, but for tickets still queued for it, which are matched here directly on
  * their row by the same word rule (lib/fts5-match.ts), so a search misses none of them while
- * the queue is worked off.
+ * the queue is worked off. The queue is read first (`cross join` keeps that order) and in id
+ * order, so a page stops as soon as it has its rows, as the index's own read does.
  */
 export const ftsRows = (match: string) =>
   sql`(select rowid from tickets_fts where tickets_fts match ${match}
       and rowid not in (select id from tickets_fts_pending)
     union all
-    select t.id as rowid from tickets_fts_pending p join tickets t on t.id = p.id
+    select p.id as rowid from tickets_fts_pending p cross join tickets t on t.id = p.id
     where portal_fts_match(${match}, t.name || ' ' || t.description, ${sql.raw(attrsOf('t'))}))`;
 
 /** Writes the newest INDEX_SYNC_BATCH queued tickets to the index; true when the queue is then empty. */
