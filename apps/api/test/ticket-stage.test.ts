@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../src/db/migrator.ts';
 import type { DB } from '../src/db/schema.ts';
 import { rebuildTicketCounts } from '../src/db/ticket-derivations.ts';
 import { rebuildTicketReportDerivations } from '../src/db/ticket-report-derivations.ts';
@@ -127,6 +128,35 @@ describe.each(dialects)('a ticket stage written outside the application, on %s',
     });
 
     // The triggers' counters and report are what a rebuild from the tickets gives.
+    const maintained = await figures();
+    await rebuildTicketCounts(db());
+    await rebuildTicketReportDerivations(db() as unknown as Kysely<DB>, dialect);
+    expect(await figures()).toEqual(maintained);
+  });
+
+  it('migration 0017 corrects the stages it finds wrong, counters and report included', async () => {
+    // The database as it was before 0017, with stages a script left wrong.
+    const drops =
+      dialect === 'postgres'
+        ? ['drop trigger tickets_derive_stage on tickets', 'drop function portal_ticket_stage()']
+        : ['drop trigger tickets_stage_insert', 'drop trigger tickets_stage_update'];
+    for (const statement of drops) await sql.raw(statement).execute(db());
+    await sql`delete from kysely_migration where name = '0017-ticket-stage-follows-status'`.execute(db());
+    const wrong = await insert('Zafiro de antes', statusOf.closed, 'open');
+    const demo = await db().selectFrom('tickets').select('id').where('stage', '=', 'open').executeTakeFirstOrThrow();
+    await db().updateTable('tickets').set({ stage: 'closed' }).where('id', '=', demo.id).execute();
+    expect(
+      (await db().selectFrom('tickets').select('stage').where('id', '=', wrong).executeTakeFirstOrThrow()).stage,
+    ).toBe('open');
+
+    expect(await migrateToLatest(t.services.database)).toEqual(['0017-ticket-stage-follows-status']);
+    const wrongStages = await sql`select t.id from tickets t join ticket_statuses s on s.id = t.status_id
+      where t.stage <> s.stage`.execute(db());
+    expect(wrongStages.rows).toEqual([]);
+    expect((await seen()).old.ids).toContain(wrong);
+    expect(
+      (await db().selectFrom('tickets').select('stage').where('id', '=', demo.id).executeTakeFirstOrThrow()).stage,
+    ).toBe('open');
     const maintained = await figures();
     await rebuildTicketCounts(db());
     await rebuildTicketReportDerivations(db() as unknown as Kysely<DB>, dialect);
