@@ -134,7 +134,8 @@ export async function syncTicketIndex(db: Kysely<DB>, dialect: Dialect, isBounde
     return;
   }
   if (isBounded) {
-    if (runs.has(db) || (await db.transaction().execute(indexQueuedStep))) return;
+    // Nearly always the queue is empty: one look, no transaction.
+    if (runs.has(db) || !(await isQueued(db)) || (await db.transaction().execute(indexQueuedStep))) return;
     void indexInBackground(db).catch(() => undefined); // the next write or search starts it again
     return;
   }
