@@ -16,7 +16,7 @@ import {
 } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
-import { ATTR, COUNT_KIND } from '../../db/ticket-derivations.ts';
+import { ATTR, COUNT_KIND, ftsRows } from '../../db/ticket-derivations.ts';
 import { fts5Body, pgTsquery, termsOf, type TicketSearch } from './ticket-search.ts';
 import { createPostgresSearch } from './ticket-search.repository.ts';
 import { TICKET_COLUMNS } from './ticket-columns.ts';
@@ -262,7 +262,7 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
         const text =
           database.dialect === 'postgres'
             ? sql<SqlBool>`t.search_doc @@ ${pgTsquery(termsOf(search), [])}::tsquery`
-            : sql<SqlBool>`t.id in (select rowid from tickets_fts where tickets_fts match ${fts5Body({ ...search, id: null })})`;
+            : sql<SqlBool>`t.id in (select rowid from ${ftsRows(fts5Body({ ...search, id: null }))})`;
         c.push(search.id === null ? text : eb.or([text, eb('t.id', '=', search.id)]));
       }
       return eb.and(c);
@@ -284,8 +284,8 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
       const {
         rows: [row],
       } = await sql<{ n: number }>`
-        select count(*) as n from (select rowid from tickets_fts where tickets_fts match ${plan.match}
-        and ${rowidRange(window)} limit ${sql.lit(limit)})`.execute(db);
+        select count(*) as n from (select rowid from ${ftsRows(plan.match)}
+        where ${rowidRange(window)} limit ${sql.lit(limit)})`.execute(db);
       return Number(row?.n ?? 0);
     }
     const ids = database.dialect === 'postgres' ? indexedIds(plan, window) : null;
@@ -488,7 +488,7 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
   /** SQLite: one page of ids straight from the FTS5 index, in id order. */
   async function ftsIds(match: string, range: IdRange, dir: 'asc' | 'desc', limit: number, offset: number) {
     const { rows } = await sql<{ id: number }>`
-      select rowid as id from tickets_fts where tickets_fts match ${match} and ${rowidRange(range)}
+      select rowid as id from ${ftsRows(match)} where ${rowidRange(range)}
       order by rowid ${sql.raw(dir)} limit ${sql.lit(limit)} offset ${sql.lit(offset)}`.execute(db);
     return rows.map((r) => r.id);
   }
@@ -530,7 +530,7 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
         column === 'id' ? sql`t.id ${sql.raw(dir)}` : sql`t.${sql.ref(column)} ${sql.raw(dir)}, t.id ${sql.raw(dir)}`;
       const { rows } = await sql<{ id: number }>`
         select t.id from tickets t where t.id in (
-          select rowid from tickets_fts where tickets_fts match ${match} and ${rowidRange(range)})
+          select rowid from ${ftsRows(match)} where ${rowidRange(range)})
         order by ${order} limit ${sql.lit(limit)} offset ${sql.lit(offset)}`.execute(db);
       return rows.map((r) => r.id);
     }
@@ -673,7 +673,7 @@ export function createTicketListQueries(database: Database, options: ListPlanOpt
           const rows: Selectable<TicketsTable>[] = await fromTickets()
             .select(TICKET_COLUMNS)
             .where(
-              sql<SqlBool>`t.id in (select rowid from tickets_fts where tickets_fts match ${match} and ${rowidRange(range)}${after}
+              sql<SqlBool>`t.id in (select rowid from ${ftsRows(match)} where ${rowidRange(range)}${after}
                 order by rowid ${sql.raw(dir)} limit ${sql.lit(size)})`,
             )
             .orderBy('t.id', dir)

@@ -13,7 +13,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selecta
 import { likePattern, nowIso, type Database } from '../../db/database.ts';
 import { countRows, pageMeta, paginate } from '../../db/paging.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
-import { COUNT_KIND, createTicketIndexSync, syncTicketIndex } from '../../db/ticket-derivations.ts';
+import { COUNT_KIND, createTicketIndexSync, ftsRows, syncTicketIndex } from '../../db/ticket-derivations.ts';
 import { eventRow } from './ticket-events.repository.ts';
 import { fts5Body, parseTicketSearch, type TicketSearch } from './ticket-search.ts';
 import { createPostgresSearch } from './ticket-search.repository.ts';
@@ -279,11 +279,12 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
   /**
    * The search as the indexes will read it: each word becomes the whole indexed
    * words it starts (`ticket_words`, both dialects); a word that starts none leaves
-   * only the ticket number (or nothing) to find. Pending index rows are written first
-   * (syncTicketIndex, SQLite), as filters read the index too.
+   * only the ticket number (or nothing) to find. Pending index rows are written first, a
+   * bounded step of them (syncTicketIndex, SQLite; `ftsRows` matches the rest), as filters
+   * read the index too.
    */
   async function resolvedSearch(search: TicketSearch): Promise<TicketSearch> {
-    await syncTicketIndex(db, database.dialect);
+    await syncTicketIndex(db, database.dialect, true);
     if (search.kind !== 'words') return search;
     const terms = await Promise.all(search.words.map(async (word) => ({ word, terms: await wordsStartingWith(word) })));
     if (terms.some((w) => w.terms?.length === 0)) {
@@ -306,12 +307,12 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
     for (const tokens of attrsOf(filter)) parts.push(`{attrs} : (${tokens.join(' OR ')})`);
     const match = parts.join(' AND ');
     const { rows } = await sql<{ id: number }>`
-      select rowid as id from tickets_fts where tickets_fts match ${match}
+      select rowid as id from ${ftsRows(match)}
       order by rowid desc limit ${sql.lit(limit)} offset ${sql.lit(offset)}`.execute(db);
     const {
       rows: [count],
     } = await sql<{ n: number }>`
-      select count(*) as n from (select rowid from tickets_fts where tickets_fts match ${match}
+      select count(*) as n from (select rowid from ${ftsRows(match)}
       limit ${sql.lit(TICKET_COUNT_CAP + 1)})`.execute(db);
     const n = Number(count?.n ?? 0);
     return { ids: rows.map((r) => r.id), ...capped(n) };
