@@ -57,6 +57,11 @@ const ZEnv = z.object({
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(72_000),
   MAX_CONNECTIONS: z.coerce.number().int().positive().default(1_000),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'METRICS_TOKEN must have at least 16 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
 
 /** `TRUST_PROXY` as Fastify's `trustProxy` takes it: a boolean, a hop count, or addresses and CIDR ranges. */
@@ -99,6 +104,8 @@ export interface Config {
   keepAliveTimeoutMs: number;
   maxConnections: number;
   auditRetentionDays: number;
+  /** The bearer token of GET /api/metrics; unset, the portal serves no metrics. */
+  metricsToken: string | undefined;
 }
 
 /** Reads the DESIGN.md configuration table from an environment object. */
@@ -134,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
     maxConnections: e.MAX_CONNECTIONS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    metricsToken: e.METRICS_TOKEN,
   };
 }
 

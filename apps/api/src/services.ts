@@ -15,7 +15,7 @@ import { createRevokedTokensRepository } from './modules/auth/revoked-tokens.rep
 import { createSessionChecker } from './modules/auth/sessions.ts';
 import { createTokenService } from './modules/auth/tokens.ts';
 import { createCatalogService } from './modules/catalogs/catalog.service.ts';
-import { createAnswerCache } from './modules/notifications/answer-cache.ts';
+import { createAnswerCache, type AnswerCounts } from './modules/notifications/answer-cache.ts';
 import { createPasswordResetRepository } from './modules/password-reset/password-reset.repository.ts';
 import { createPasswordResetService } from './modules/password-reset/password-reset.service.ts';
 import { createNotificationBus } from './modules/notifications/notifications.bus.ts';
@@ -69,8 +69,14 @@ export function createServices(config: Config, database: Database, log: MailLog 
     log,
     secret: config.jwtSecret,
   });
+  // Answers of the kept lists, by where they came from (read by the metrics).
+  const listAnswerCounts: Record<'tickets' | 'catalogs', AnswerCounts> = {
+    tickets: { kept: 0, database: 0 },
+    catalogs: { kept: 0, database: 0 },
+  };
   const catalogs = createCatalogService(database, {
     bus,
+    answerCounts: listAnswerCounts.catalogs,
     onPermissionsChange: () => permissions.invalidate(),
     onWrite: auditCatalogWrites(audit),
   });
@@ -94,7 +100,11 @@ export function createServices(config: Config, database: Database, log: MailLog 
     permissions,
     notifications,
     audit,
-    listAnswers: createAnswerCache(bus, { max: MAX_TICKET_LIST_ANSWERS, tickets: database.writes }),
+    listAnswers: createAnswerCache(bus, {
+      max: MAX_TICKET_LIST_ANSWERS,
+      tickets: database.writes,
+      counts: listAnswerCounts.tickets,
+    }),
   });
   const activities = createActivitiesService({
     database,
@@ -147,6 +157,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     workload,
     avatars,
     profile,
+    listAnswerCounts,
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -22,7 +22,10 @@ type Bus = Pick<NotificationBus, 'onInvalidate' | 'canCache' | 'subscribeTickets
  * beside an uncommitted write is never kept. A request with `Cache-Control:
  * no-cache` is answered from the database (and its answer kept).
  */
-export function createAnswerCache(bus: Bus, { max, tickets }: { max: number; tickets?: WriteWatch }) {
+export function createAnswerCache(
+  bus: Bus,
+  { max, tickets, counts }: { max: number; tickets?: WriteWatch; counts?: AnswerCounts },
+) {
   const answers = createLoadingCache<string, Buffer>(max, () => bus.canCache());
   bus.onInvalidate((invalidation) => {
     if (invalidation.kind !== 'token') answers.clear();
@@ -43,9 +46,22 @@ export function createAnswerCache(bus: Bus, { max, tickets }: { max: number; tic
     get(key: unknown[], load: () => Promise<string>, { fresh = false } = {}): Promise<Buffer> {
       const k = JSON.stringify(key);
       if (fresh) answers.delete(k);
-      return answers.get(k, async () => Buffer.from(await load()));
+      // The cache calls `load` at once when it keeps no answer for `k`, so `source` is known on return.
+      let source: keyof AnswerCounts = 'kept';
+      const answer = answers.get(k, async () => {
+        source = 'database';
+        return Buffer.from(await load());
+      });
+      if (counts) counts[source] += 1;
+      return answer;
     },
   };
+}
+
+/** How many answers were served from memory and how many were read from the database (for the metrics). */
+export interface AnswerCounts {
+  kept: number;
+  database: number;
 }
 
 /** Whether a request asks for an answer not taken from a cache (`Cache-Control: no-cache`, RFC 9111 §5.2.1.4). */
