@@ -1,4 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
+import { AggregatorRegistry } from 'prom-client';
+import { CLUSTER_METRICS, type ClusterMetricsMessage } from './plugins/metrics.ts';
 
 /**
  * The primary of `WORKERS=N`: forks N processes of `serverFile`, which share the listening port
@@ -6,6 +8,7 @@ import cluster, { type Worker } from 'node:cluster';
  * on SIGTERM or SIGINT passes the signal on and exits once every process has finished its requests.
  * A process that dies before it listens is a start-up failure (configuration, port in use): the
  * primary stops them all and exits with an error rather than restart it in a loop.
+ * A process asked for the metrics gets every process's, added up, from the primary.
  */
 export function runPrimary(workers: number, serverFile: string): void {
   cluster.setupPrimary({ exec: serverFile });
@@ -24,6 +27,15 @@ export function runPrimary(workers: number, serverFile: string): void {
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+
+  const metrics = new AggregatorRegistry();
+  cluster.on('message', (worker, message: ClusterMetricsMessage) => {
+    if (message?.type !== CLUSTER_METRICS) return;
+    metrics.clusterMetrics().then(
+      (text) => worker.send({ type: CLUSTER_METRICS, id: message.id, text }),
+      (error: Error) => worker.send({ type: CLUSTER_METRICS, id: message.id, error: error.message }),
+    );
+  });
 
   cluster.on('listening', (worker) => listening.add(worker));
   cluster.on('exit', (worker, code, signal) => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { createTestApp, type TestApp } from './helper.ts';
 
+const METRICS_TOKEN = 'metrics-token-0123456789';
 const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** `npm start`'s server, from the sources, with JSON logs on stdout. */
@@ -51,12 +52,17 @@ function startServer(env: Record<string, string>) {
 }
 
 /** A GET on a new connection each time, so the primary hands each one to a process of its choice. */
-function getOnNewConnection(port: number, urlPath: string): Promise<number> {
+function getOnNewConnection(
+  port: number,
+  urlPath: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     http
-      .get({ host: '127.0.0.1', port, path: urlPath, agent: false }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
+      .get({ host: '127.0.0.1', port, path: urlPath, headers, agent: false }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
       })
       .on('error', reject);
   });
@@ -108,7 +114,7 @@ describe('WORKERS=2 on PostgreSQL', () => {
     'serves from two processes on one port, replaces one that dies, and stops both on SIGTERM',
     { timeout: 90_000 },
     async () => {
-      const server = startServer({ WORKERS: '2', DATABASE_URL: t.config.databaseUrl!, SEED_DEMO: '1' });
+      const server = startServer({ WORKERS: '2', DATABASE_URL: t.config.databaseUrl!, METRICS_TOKEN });
       try {
         await expect.poll(() => server.listeningPids().size, { timeout: 45_000, interval: 100 }).toBe(2);
         const first = server.listeningPids();
@@ -117,7 +123,7 @@ describe('WORKERS=2 on PostgreSQL', () => {
         // Connections are shared between the processes: both answer.
         const served = async () => {
           const statuses = [];
-          for (let i = 0; i < 20; i += 1) statuses.push(await getOnNewConnection(server.port, '/api/readyz'));
+          for (let i = 0; i < 20; i += 1) statuses.push((await getOnNewConnection(server.port, '/api/readyz')).status);
           expect(statuses.every((s) => s === 200)).toBe(true);
           return new Set(
             server
@@ -128,10 +134,21 @@ describe('WORKERS=2 on PostgreSQL', () => {
         };
         expect(await served()).toEqual(first);
 
+        // Whichever process answers the scrape, its metrics add up both processes' requests.
+        for (let i = 0; i < 4; i += 1) {
+          const scrape = await getOnNewConnection(server.port, '/api/metrics', {
+            authorization: `Bearer ${METRICS_TOKEN}`,
+          });
+          expect(scrape.status).toBe(200);
+          expect(scrape.body).toContain(
+            'portal_http_request_duration_seconds_count{method="GET",route="/api/readyz",status="200"} 20\n',
+          );
+        }
+
         const [victim] = first;
         process.kill(victim!, 'SIGKILL');
         await expect.poll(() => server.listeningPids().size, { timeout: 45_000, interval: 100 }).toBe(3);
-        expect(await getOnNewConnection(server.port, '/api/readyz')).toBe(200);
+        expect((await getOnNewConnection(server.port, '/api/readyz')).status).toBe(200);
 
         const pids = server.listeningPids();
         server.child.kill('SIGTERM');

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import cluster from 'node:cluster';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { HttpError } from '../lib/http-error.ts';
 import { bearerToken } from './access.ts';
 
@@ -20,16 +21,45 @@ const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
+/** A process of `WORKERS=N` asks the primary for every process's metrics, and gets them added up. */
+export const CLUSTER_METRICS = 'portal:metrics';
+export interface ClusterMetricsMessage {
+  type: typeof CLUSTER_METRICS;
+  id: string;
+  text?: string;
+  error?: string;
+}
+
+function clusterMetrics(): Promise<string> {
+  const id = randomUUID();
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: ClusterMetricsMessage) => {
+      if (message?.type !== CLUSTER_METRICS || message.id !== id) return;
+      process.off('message', onMessage);
+      if (message.error === undefined) resolve(message.text ?? '');
+      else reject(new Error(message.error));
+    };
+    process.on('message', onMessage);
+    process.send!({ type: CLUSTER_METRICS, id } satisfies ClusterMetricsMessage);
+  });
+}
+
 /**
  * `GET /api/metrics` in Prometheus' text format, for a scraper that sends `Authorization: Bearer METRICS_TOKEN`:
  * every request by method, route pattern and status with its duration, the database pool, the open
  * notification streams, the kept list answers, and Node's own (event loop lag, memory, CPU, GC).
- * Each process counts its own: scrape each one, not the load balancer in front of them.
+ * Under `WORKERS=N` the answer adds up every process of the machine; separate machines or containers
+ * count their own: scrape each one, not the load balancer in front of them.
  */
 export const metricsPlugin = fp(
   async (app: FastifyInstance, sources: MetricsSources) => {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
+    if (cluster.isWorker) {
+      // This process answers the primary's requests for its metrics with this registry's.
+      new AggregatorRegistry();
+      AggregatorRegistry.setRegistries([registry]);
+    }
 
     const requests = new Histogram({
       name: 'portal_http_request_duration_seconds',
@@ -108,7 +138,8 @@ export const metricsPlugin = fp(
             headers: { 'www-authenticate': 'Bearer realm="metrics"' },
           });
         }
-        return reply.type(registry.contentType).send(await registry.metrics());
+        const text = cluster.isWorker ? await clusterMetrics() : await registry.metrics();
+        return reply.type(registry.contentType).send(text);
       },
     );
   },
