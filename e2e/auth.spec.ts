@@ -85,7 +85,7 @@ test.describe('sign-in and redirects', () => {
     expect(refused.status()).toBe(401);
   });
 
-  test('a 401 from the API ends the session with the SPEC message', async ({ page }) => {
+  test('a 401 from the API ends the session with the Spanish message', async ({ page }) => {
     await signInQuickly(page, 'admin');
     await page.goto('/areas');
     await expect(page.getByRole('heading', { name: 'Áreas', level: 2 })).toBeVisible();

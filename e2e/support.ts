@@ -19,7 +19,7 @@ export async function apiToken(request: APIRequestContext, username: string, pas
   return body.data;
 }
 
-/** Signs in without the form: stores what a login stores (SPEC §3) before the app starts. */
+/** Signs in without the form: stores what a login stores before the app starts. */
 export async function signInQuickly(page: Page, username: string, password = passwordOf(username)) {
   const data = await apiToken(page.request, username, password);
   await page.addInitScript(
@@ -37,7 +37,7 @@ export async function signInQuickly(page: Page, username: string, password = pas
 /** The sidebar's links, by their names. */
 export const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Secciones' });
 
-/** Picks an option in the select control of SPEC §2 (searching for it). */
+/** Picks an option in the select control (searching for it). */
 export async function choose(page: Page, label: string, option: string) {
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel(new RegExp(`^${label}( \\*)?$`)).click();

@@ -124,7 +124,7 @@ export interface Config {
 /** A configuration the portal cannot start with: its message names each variable and what is wrong. */
 export class ConfigError extends Error {}
 
-/** Reads the DESIGN.md configuration table from an environment object. */
+/** Reads the configuration (README's table) from an environment object. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = ZEnv.safeParse(env);
   if (!parsed.success) {

@@ -7,7 +7,7 @@ export interface LoginRedirectState {
   from?: string;
 }
 
-/** /login and the like: a signed-in user goes to /tickets (SPEC §2). */
+/** /login and the like: a signed-in user goes to /tickets. */
 export function GuestOnly() {
   const session = useSession();
   const location = useLocation();

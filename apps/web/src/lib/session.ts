@@ -35,7 +35,7 @@ export function getToken(): string | null {
   return current?.token ?? null;
 }
 
-/** Saves token, user and userId (SPEC §3) after a successful login. */
+/** Saves token, user and userId after a successful login. */
 export function startSession(token: string, user: TSessionUser): void {
   writeStorage(storageKeys.token, token);
   writeStorage(storageKeys.user, JSON.stringify(user));
@@ -54,7 +54,7 @@ export function replaceToken(token: string): void {
 const END_REASON_KEY = 'sessionEndReason';
 
 /**
- * Removes token, user and userId (SPEC §4); guards then send the browser to /login.
+ * Removes token, user and userId; guards then send the browser to /login.
  * `'expired'` when the session ended on its own (expiry, a refused token), so
  * /login can say why; a sign-out passes nothing.
  */
