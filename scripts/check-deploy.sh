@@ -21,7 +21,7 @@ if command -v nginx >/dev/null; then
   dir=$(mktemp -d)
   trap 'rm -rf "$dir"' EXIT
   mkdir "$dir/conf.d"
-  cp deploy/nginx/portal-locations.inc "$dir/conf.d/"
+  cp deploy/nginx/portal-locations.nginx "$dir/conf.d/"
   sed -E 's/portal-[0-9]+:8080/127.0.0.1:8080/' deploy/nginx/portal.conf >"$dir/conf.d/portal.conf"
   cat >"$dir/nginx.conf" <<NGINX
 pid $dir/nginx.pid;
