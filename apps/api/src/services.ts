@@ -15,6 +15,7 @@ import { createRevokedTokensRepository } from './modules/auth/revoked-tokens.rep
 import { createSessionChecker } from './modules/auth/sessions.ts';
 import { createTokenService } from './modules/auth/tokens.ts';
 import { createCatalogService } from './modules/catalogs/catalog.service.ts';
+import type { AnswerCounts } from './lib/answer-cache.ts';
 import { createPasswordResetRepository } from './modules/password-reset/password-reset.repository.ts';
 import { createPasswordResetService } from './modules/password-reset/password-reset.service.ts';
 import { createNotificationBus } from './modules/notifications/notifications.bus.ts';
@@ -65,8 +66,11 @@ export function createServices(config: Config, database: Database, log: MailLog 
     log,
     secret: config.jwtSecret,
   });
+  // Answers of the kept lists, by where they came from (read by the metrics).
+  const listAnswerCounts: Record<'catalogs', AnswerCounts> = { catalogs: { kept: 0, database: 0 } };
   const catalogs = createCatalogService(database, {
     bus,
+    answerCounts: listAnswerCounts.catalogs,
     onPermissionsChange: () => permissions.invalidate(),
     onWrite: auditCatalogWrites(audit),
   });
@@ -142,6 +146,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     workload,
     avatars,
     profile,
+    listAnswerCounts,
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -23,7 +23,10 @@ export interface AnswerInvalidations {
  * that ran beside an uncommitted write is never kept. A request with `Cache-Control:
  * no-cache` is answered from the database (and its answer kept).
  */
-export function createAnswerCache(invalidations: AnswerInvalidations, { max }: { max: number }) {
+export function createAnswerCache(
+  invalidations: AnswerInvalidations,
+  { max, counts }: { max: number; counts?: AnswerCounts },
+) {
   const answers = createLoadingCache<string, Buffer>(max, () => invalidations.canCache());
   invalidations.onInvalidate((invalidation) => {
     if (invalidation.kind !== 'token') answers.clear();
@@ -37,11 +40,24 @@ export function createAnswerCache(invalidations: AnswerInvalidations, { max }: {
     get(key: unknown[], load: () => Promise<string>, { fresh = false } = {}): Promise<Buffer> {
       const k = JSON.stringify(key);
       if (fresh) answers.delete(k);
-      return answers.get(k, async () => Buffer.from(await load()));
+      // The cache calls `load` at once when it keeps no answer for `k`, so `source` is known on return.
+      let source: keyof AnswerCounts = 'kept';
+      const answer = answers.get(k, async () => {
+        source = 'database';
+        return Buffer.from(await load());
+      });
+      if (counts) counts[source] += 1;
+      return answer;
     },
     /** Drops every kept answer. */
     clear: () => answers.clear(),
   };
+}
+
+/** How many answers were served from memory and how many were read from the database (for the metrics). */
+export interface AnswerCounts {
+  kept: number;
+  database: number;
 }
 
 /** Whether a request asks for an answer not taken from a cache (`Cache-Control: no-cache`, RFC 9111 §5.2.1.4). */

@@ -2,7 +2,7 @@ import { MSG, RECORD_STATUS, type CatalogResourceName, type TListQuery } from '@
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import { notFound, validationFailed, type FieldErrors } from '../../lib/http-error.ts';
-import { createAnswerCache } from '../../lib/answer-cache.ts';
+import { createAnswerCache, type AnswerCounts } from '../../lib/answer-cache.ts';
 import type { NotificationBus } from '../notifications/notifications.bus.ts';
 import { catalogDefinitions, type CatalogDefinition } from './catalog.definitions.ts';
 import { createCatalogRepository, type CatalogRepository } from './catalog.repository.ts';
@@ -42,13 +42,15 @@ export function createCatalogService(
     bus,
     onPermissionsChange,
     onWrite,
+    answerCounts,
   }: {
     bus?: Pick<NotificationBus, 'onInvalidate' | 'canCache'>;
     onPermissionsChange?: () => void;
     onWrite?: (write: CatalogWrite) => Promise<void>;
+    answerCounts?: AnswerCounts;
   } = {},
 ) {
-  const listAnswers = bus && createAnswerCache(bus, { max: MAX_LIST_ANSWERS });
+  const listAnswers = bus && createAnswerCache(bus, { max: MAX_LIST_ANSWERS, counts: answerCounts });
   /** Roles, routes, sections and both permission tables decide who may do what. */
   const written = (def: CatalogDefinition) => {
     if (def.affectsPermissions) onPermissionsChange?.();
