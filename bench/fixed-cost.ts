@@ -14,7 +14,7 @@
  *
  * Both servers run as child processes on 127.0.0.1 (fresh DATA_DIR; on PostgreSQL a
  * database created on BENCH_PG_ADMIN_URL and dropped at the end); autocannon drives
- * them with 10 connections from this process. Goals (issue 9): Áreas ≥ 20 %, health ≥ 60 %.
+ * them with 10 connections from this process. Goals: Áreas ≥ 20 %, health ≥ 60 %.
  * Besides req/s, the server's CPU time per request is read from /proc: on a busy
  * machine req/s swings with other load, CPU per request much less; "of bare (CPU)"
  * is the share of bare Fastify's throughput the endpoint would reach on idle cores.

@@ -18,7 +18,7 @@ const PG_BATCH = 20_000;
  * its low bits and repeated every 763 tickets: 1M tickets held about 1,200 distinct
  * rows, and every filter combination fell on the same ids of each cycle.)
  */
-function random(seed: number) {
+export function random(seed: number) {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

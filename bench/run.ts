@@ -19,13 +19,16 @@
  * `--only REGEX` measures only the endpoints whose label matches. Everything
  * listens on 127.0.0.1 only.
  *
- * The server keeps list answers in memory until a write changes them
- * (notifications/answer-cache.ts). One at a time, every request says
- * `Cache-Control: no-cache`, so the latencies are the database's: what a person
- * waits for after any change. With 10 connections the same request repeats and is
- * answered from memory, as a list re-read between writes is; the lists marked
- * `fresh` are measured that way too ("database path"), and so is the search load
+ * The server keeps catalogue list answers in memory until a write changes them
+ * (lib/answer-cache.ts); ticket lists always read the database. One at a time, every
+ * request says `Cache-Control: no-cache`, so the latencies are the database's: what a
+ * person waits for after any change. With 10 connections the same request repeats and
+ * a catalogue list is answered from memory, as one re-read between writes is; the lists
+ * marked `fresh` are measured that way too ("database path"), and so is the search load
  * beside the health check.
+ *
+ * Then a mixed workload (bench/mixed.ts: about 50 signed-in callers, their lists, pages and
+ * searches, catalogues, notification polls and 1 write in 20); `--only mixed` runs just that.
  *
  * At the end of the first dialect, Lighthouse (bench/lighthouse.ts) measures
  * /login and /tickets on that server, mobile and desktop presets, median of
@@ -45,7 +48,9 @@ import { migrateToLatest } from '../apps/api/src/db/migrator.ts';
 import { seedIfEmpty } from '../apps/api/src/db/seed.ts';
 import { openStream } from '../apps/api/test/notifications-stream-client.ts';
 import { generateTickets } from './generate-tickets.ts';
-import { freePort, printLighthouse, runLighthouse, type LighthouseRow } from './lighthouse.ts';
+import { printLighthouse, runLighthouse, type LighthouseRow } from './lighthouse.ts';
+import { runMixed } from './mixed.ts';
+import { cpuMs, startServer } from './server.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -93,7 +98,6 @@ const endpoints: Endpoint[] = [
     method: 'POST',
     url: '/api/general-tickets',
     body: list(1),
-    fresh: true,
   },
   {
     label: 'Tickets Generales page 2,000',
@@ -236,34 +240,11 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-async function waitFor(url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`${url} did not answer in ${timeoutMs} ms`);
-}
-
 const rssMb = (pid: number) => {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
     .find((l) => l.startsWith('VmRSS:'));
   return Math.round(Number(line?.split(/\s+/)[1] ?? 0) / 1024);
-};
-
-/**
- * CPU time (user + system) the process has used, in ms (Linux /proc, 100 ticks a second): per request, what a
- * server costs whatever else the shared machine runs (PostgreSQL's own work not included).
- */
-const cpuMs = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 };
 
 async function send(base: string, token: string | undefined, e: Pick<Endpoint, 'method' | 'url' | 'body'>) {
@@ -499,25 +480,16 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
     const generated = await prepare(dialect, dataDir, databaseUrl);
     console.log(`${dialect}: generated in ${generated.toFixed(1)} s`);
 
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const started = performance.now();
-    server = spawn(process.execPath, [path.join(root, 'apps/api/dist/server.js')], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'silent',
-        // The web app only for Lighthouse (first dialect): otherwise the API alone, as always.
-        ...(withLighthouse && dialect === dialects[0] ? {} : { WEB_DIST: path.join(dataDir, 'no-web') }),
-        JWT_SECRET: randomBytes(32).toString('hex'),
-        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '' }),
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+    const jwtSecret = randomBytes(32).toString('hex');
+    // The web app only for Lighthouse (first dialect): otherwise the API alone, as always.
+    const started = await startServer({
+      dataDir,
+      databaseUrl,
+      jwtSecret,
+      withWeb: withLighthouse && dialect === dialects[0],
     });
-    await waitFor(`${base}/api/healthz`, server);
-    const startMs = performance.now() - started;
+    server = started.child;
+    const { base, startMs } = started;
     console.log(`${dialect}: start to /api/healthz ${startMs.toFixed(0)} ms`);
     rows.push({ dialect, endpoint: 'start to /api/healthz', 'p50 ms': '', 'p95 ms': ms(startMs), 'p99 ms': '' });
 
@@ -608,6 +580,21 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
       'p99 ms': '',
     });
     console.log(`  RSS ${rss} MB`);
+    if (!only || only.test('mixed workload')) {
+      await started.stop(); // the mixed workload starts servers of its own, one at a time
+      server = undefined;
+      console.log(`${dialect}: mixed workload…`);
+      rows.push(
+        ...(await runMixed({
+          dialect,
+          dataDir,
+          databaseUrl,
+          jwtSecret,
+          seconds: 2 * cannonSeconds,
+          bare: async () => (await bare()).rps,
+        })),
+      );
+    }
     if (generated > 0)
       rows.push({
         dialect,

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signInQuickly } from './support.ts';
+import { signInQuickly, untilSettled } from './support.ts';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page })
@@ -21,7 +21,7 @@ test('/areas has no serious or critical accessibility violation', async ({ page 
   await signInQuickly(page, 'admin');
   await page.goto('/areas');
   await expect(page.getByRole('table').getByRole('row').nth(1)).toBeVisible();
-  await page.waitForTimeout(300);
+  await untilSettled(page);
   expect(await seriousViolations(page)).toEqual([]);
 });
 
@@ -30,7 +30,7 @@ test('the create modal of /areas has no serious or critical accessibility violat
   await page.goto('/areas');
   await page.getByRole('button', { name: 'Agregar' }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
-  await page.waitForTimeout(300);
+  await untilSettled(page);
   expect(await seriousViolations(page)).toEqual([]);
 });
 
@@ -45,7 +45,7 @@ test('/record-tickets has no serious or critical accessibility violation, its ta
   await expect(page.getByRole('table').getByRole('row').nth(1)).toBeVisible();
   const box = page.locator('.mantine-ScrollArea-viewport').filter({ has: page.getByRole('table') });
   expect(await box.evaluate((el) => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight)).toBe(true);
-  await page.waitForTimeout(300);
+  await untilSettled(page);
   expect(await seriousViolations(page)).toEqual([]);
   await expect(box).toHaveAttribute('tabindex', '0');
 

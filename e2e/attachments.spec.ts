@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { apiToken, dropFiles, sampleFiles, signInQuickly } from './support.ts';
 
-/** Files on tickets (issue 11): drop two on a ticket, see them, download one, delete one. */
+/** Files on tickets: drop two on a ticket, see them, download one, delete one. */
 
 async function createTicket(request: APIRequestContext, token: string, name: string) {
   const headers = { authorization: `Bearer ${token}` };

@@ -1,9 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
-import { signInQuickly, signInWithForm, sidebar } from './support.ts';
+import { sidebar, signInQuickly, signInWithForm, untilSettled } from './support.ts';
 
 test('the administrator opens Auditoría, finds their own sign-in and downloads the CSV', async ({ page }) => {
+  const failed = await page.request.post('/api/login', { data: { username: 'nadie', password: 'Equivocada1' } });
+  expect(failed.status()).toBe(401);
   await signInWithForm(page, 'admin');
   await expect(page).toHaveURL(/\/tickets$/);
 
@@ -21,6 +23,12 @@ test('the administrator opens Auditoría, finds their own sign-in and downloads 
   await expect(ownSignIn).toContainText('Ana Administradora');
   await expect(ownSignIn).toContainText('127.0.0.1');
   await expect(page.getByText(/^Mostrando 1–\d+ de \d+ eventos?$/)).toBeVisible();
+  // Details read as Spanish, never as the JSON they are stored as.
+  await expect(
+    table.getByRole('row').filter({ hasText: 'Inicio de sesión fallido' }).first().getByRole('cell').nth(4),
+  ).toHaveText('Motivo: usuario inexistente');
+  const details = await table.getByRole('row').locator('td:nth-child(5)').allInnerTexts();
+  expect(details.filter((text) => /[{}"]/.test(text))).toEqual([]);
 
   // Only sign-ins.
   await page.getByRole('combobox', { name: 'Acción' }).click();
@@ -65,7 +73,7 @@ test('Auditoría has no serious or critical accessibility violation', async ({ p
   await signInQuickly(page, 'admin');
   await page.goto('/audit-log');
   await expect(page.getByRole('table', { name: 'Auditoría' }).getByRole('row').nth(1)).toBeVisible();
-  await page.waitForTimeout(300);
+  await untilSettled(page);
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
     .analyze();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signInQuickly, signInWithForm } from './support.ts';
+import { apiToken, signInQuickly, signInWithForm } from './support.ts';
 
 test.describe('sign-in and redirects', () => {
   test('a wrong password shows the problem and stays on /login', async ({ page }) => {
@@ -85,7 +85,7 @@ test.describe('sign-in and redirects', () => {
     expect(refused.status()).toBe(401);
   });
 
-  test('a 401 from the API ends the session with the SPEC message', async ({ page }) => {
+  test('a 401 from the API ends the session with the Spanish message', async ({ page }) => {
     await signInQuickly(page, 'admin');
     await page.goto('/areas');
     await expect(page.getByRole('heading', { name: 'Áreas', level: 2 })).toBeVisible();
@@ -103,6 +103,35 @@ test.describe('sign-in and redirects', () => {
       .catch(() => undefined);
     await expired;
     await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('status').filter({ hasText: 'Tu sesión expiró' })).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  });
+
+  test("a token that expired while the portal was closed lands on /login with 'Tu sesión expiró'", async ({ page }) => {
+    const { token, user } = await apiToken(page.request, 'admin');
+    const [header, payload, signature] = token.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as { exp: number };
+    const expired = Buffer.from(JSON.stringify({ ...claims, exp: Math.floor(Date.now() / 1000) - 60 })).toString(
+      'base64url',
+    );
+    await page.addInitScript(
+      ({ token, user }) => {
+        if (window.sessionStorage.getItem('e2e-stored')) return;
+        window.sessionStorage.setItem('e2e-stored', '1');
+        window.localStorage.setItem('token', token);
+        window.localStorage.setItem('user', JSON.stringify(user));
+        window.localStorage.setItem('userId', String(user.id));
+      },
+      { token: [header, expired, signature].join('.'), user },
+    );
+    await page.goto('/areas');
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('status').filter({ hasText: 'Tu sesión expiró' })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+
+    // Said once: the next visit to /login starts clean.
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Iniciar Sesión' })).toBeVisible();
+    await expect(page.getByText('Tu sesión expiró')).toHaveCount(0);
   });
 });

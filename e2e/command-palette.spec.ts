@@ -157,6 +157,18 @@ test('an agent sees only the screens the role may open, and g g does nothing for
 
   await page.keyboard.press('g');
   await page.keyboard.press('g');
-  await page.waitForTimeout(300);
+  // A later shortcut taking effect shows the keys before it were read (and g g went nowhere).
+  await page.keyboard.press('/');
+  await expect(page.getByRole('textbox', { name: 'Buscar en Mis Tickets' })).toBeFocused();
   await expect(page).toHaveURL('/tickets');
+});
+
+test('Ctrl+K pressed as soon as the address opens, before the screen has rendered, opens the palette', async ({
+  page,
+}) => {
+  await signInQuickly(page, 'admin');
+  await page.goto('/areas');
+  await page.keyboard.press('Control+K');
+  await expect(paletteSearch(page)).toBeFocused();
+  await expect(page.getByRole('table').getByRole('row').nth(1)).toBeVisible();
 });

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signInQuickly } from './support.ts';
+import { signInQuickly, untilSettled } from './support.ts';
 
 /** Serious or critical violations, colour contrast among them, in whatever scheme the page shows. */
 async function seriousViolations(page: Page) {
@@ -78,18 +78,18 @@ for (const colorScheme of ['light', 'dark'] as const) {
     for (const screen of screens) {
       await page.goto(screen.path);
       await screen.ready(page);
-      await page.waitForTimeout(300);
+      await untilSettled(page);
       expect(await seriousViolations(page), screen.path).toEqual([]);
     }
     await page.goto('/routes');
     await page.getByRole('tab', { name: 'Matriz' }).click();
     await expect(page.getByRole('table', { name: 'Matriz de permisos' })).toBeVisible();
-    await page.waitForTimeout(300);
+    await untilSettled(page);
     expect(await seriousViolations(page), 'permission matrix').toEqual([]);
 
     await page.getByRole('button', { name: /Notificaciones/ }).click();
     await expect(page.getByTestId('notification-dropdown')).toBeVisible();
-    await page.waitForTimeout(300);
+    await untilSettled(page);
     expect(await seriousViolations(page), 'notification panel').toEqual([]);
   });
 }

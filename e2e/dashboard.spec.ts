@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { signInQuickly, sidebar } from './support.ts';
+import { sidebar, signInQuickly, untilSettled } from './support.ts';
 
 /** A figure card of the dashboard by its title. */
 const card = (page: Page, title: string) => page.getByRole('region', { name: title });
@@ -105,12 +105,14 @@ test('the supervisor opens Reportes → Tablero: figures, charts, table alternat
 });
 
 test('/dashboard has no serious or critical accessibility violation, in charts and in tables', async ({ page }) => {
+  // The charts then draw at once, without the animation axe would otherwise catch halfway.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
   await signInQuickly(page, 'supervisor');
   await page.goto('/dashboard');
   await expect(card(page, 'Pendientes por área').locator('svg.recharts-surface').first()).toBeVisible({
     timeout: 30_000,
   });
-  await page.waitForTimeout(500);
+  await untilSettled(page);
   const serious = async () =>
     (
       await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()

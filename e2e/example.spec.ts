@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { dropFiles, sampleFiles, sidebar, signInQuickly } from './support.ts';
 
-/** /example, the component showcase (issue 11): every SPEC component in its own card. */
+/** /example, the component showcase: every shared component in its own card. */
 
 const cards = [
   'Notificaciones',

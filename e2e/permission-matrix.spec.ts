@@ -10,6 +10,9 @@ test('an administrator grants a section from the matrix in one click, and it sta
   const matrix = page.getByRole('table', { name: 'Matriz de permisos' });
   await expect(matrix.getByRole('rowheader', { name: 'Prioridades' })).toBeVisible();
   await expect(matrix.getByText('pt_main')).toHaveCount(0);
+  // Every section shows its Spanish name, the showcase's too; no row shows a code.
+  await expect(matrix.getByRole('rowheader', { name: 'Componentes' })).toBeVisible();
+  expect((await matrix.getByRole('rowheader').allTextContents()).filter((name) => /_/.test(name))).toEqual([]);
 
   const box = matrix.getByRole('checkbox', { name: 'Crear en Prioridades para Agente' });
   await expect(box).not.toBeChecked();

@@ -19,7 +19,7 @@ export async function apiToken(request: APIRequestContext, username: string, pas
   return body.data;
 }
 
-/** Signs in without the form: stores what a login stores (SPEC §3) before the app starts. */
+/** Signs in without the form: stores what a login stores before the app starts. */
 export async function signInQuickly(page: Page, username: string, password = passwordOf(username)) {
   const data = await apiToken(page.request, username, password);
   await page.addInitScript(
@@ -37,7 +37,7 @@ export async function signInQuickly(page: Page, username: string, password = pas
 /** The sidebar's links, by their names. */
 export const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Secciones' });
 
-/** Picks an option in the select control of SPEC §2 (searching for it). */
+/** Picks an option in the select control (searching for it). */
 export async function choose(page: Page, label: string, option: string) {
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel(new RegExp(`^${label}( \\*)?$`)).click();
@@ -96,3 +96,29 @@ export const sampleFiles = {
     base64: Buffer.from('MZ\x90\x00 not a document').toString('base64'),
   }),
 };
+
+/**
+ * Waits until the page a whole-page check (axe) reads has settled: the fonts and the late
+ * stylesheet of the rest of Mantine are in, and no transition or animation that ends is
+ * still running (a modal fading in, a tooltip, a collapse). Loaders and skeletons, which
+ * never end, are not waited for.
+ */
+export async function untilSettled(page: Page) {
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async () => {
+          await document.fonts.ready;
+          // Two frames: a transition that starts on the next frame (Mantine's enter) has started.
+          await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+          const links = Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]'));
+          const hasAllStyles = links.some((l) => l.href.includes('/mantine-rest-')) && links.every((l) => l.sheet);
+          const isMoving = document
+            .getAnimations()
+            .some((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity);
+          return hasAllStyles && !isMoving;
+        }),
+      { message: 'the page settles: every stylesheet in, no transition running' },
+    )
+    .toBe(true);
+}

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { apiToken, signInQuickly, uniqueLetters } from './support.ts';
 
 /**
- * Daily work (issue 12): the ticket's own page and timeline, filters and sort kept in
+ * Daily work: the ticket's own page and timeline, filters and sort kept in
  * the URL, CSV export, live lists, the 1366 px fit and cards on phones.
  */
 
@@ -210,7 +210,7 @@ test('a second browser sees an assignment appear in its list without reloading, 
   await expect(ticketRows(agentPage).first()).toContainText(name, { timeout: 5000 });
   const shownAt = await agentPage.evaluate(() => (window as unknown as { liveRowAt?: number }).liveRowAt ?? 0);
   console.log(`live list: assignment answered → row on screen in ${shownAt - answered} ms`);
-  // Within a second of the assignment's answer (issue 12).
+  // Within a second of the assignment's answer.
   expect(shownAt - answered).toBeLessThan(1000);
   expect(reloads).toBe(0);
   await expect(agentPage).toHaveURL(/priority=4/);

@@ -3,7 +3,7 @@ import { apiToken, field, signInQuickly, uniqueLetters } from './support.ts';
 
 /**
  * Tickets end to end against the real portal: create, assign, work through
- * activities, history, workload, profile and password (issue 4).
+ * activities, history, workload, profile and password.
  */
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -166,7 +166,7 @@ test('admin creates and assigns a ticket; agente works it through activities; su
   await expect(table.getByRole('row')).toHaveCount(2);
   await expect(table).not.toContainText('Registro por error');
 
-  // supervisor (privileged, not the assignee) reads them with the §6 notice, and cannot add or delete.
+  // supervisor (privileged, not the assignee) reads them with the read-only notice, and cannot add or delete.
   const supervisorPage = await newPageAs(browser, 'supervisor');
   await supervisorPage.goto('/general-tickets');
   await supervisorPage.getByPlaceholder('Buscar...').fill(name);
@@ -236,7 +236,7 @@ test('workload cards count what the tickets say, with details and the empty stat
   const supervisor = await apiToken(page.request, 'supervisor');
   const agente = await apiToken(page.request, 'agente');
 
-  // The counts of DESIGN.md, from every ticket of the general list.
+  // The workload counts, from every ticket of the general list.
   const expected = { assigned: 0, started: 0, closed: 0 };
   for (let p = 1, last = 1; p <= last; p++) {
     const response = await page.request.post('/api/general-tickets', {

@@ -1,6 +1,6 @@
 // Bundles the server (and the CLI) with the contract's TypeScript and the npm packages they
 // use into dist/server.js and dist/cli.js: one file to read and compile starts much faster
-// than hundreds of modules resolved one by one (start-up time on a big database, issue 9).
+// than hundreds of modules resolved one by one (start-up time on a big database).
 // Left outside: native addons, packages that read files of their own at run time, and those
 // loaded only when needed (their `import()`/`require` must reach node_modules).
 import { build } from 'esbuild';

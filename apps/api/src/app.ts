@@ -24,6 +24,7 @@ import { accessPlugin } from './plugins/access.ts';
 import { compressionPlugin } from './plugins/compression.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin, frameworkErrors } from './plugins/errors.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { serializerCompiler } from './plugins/serializer.ts';
 import { webPlugin } from './plugins/web.ts';
@@ -88,6 +89,14 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
   await app.register(securityHeadersPlugin, { servedOverHttps: config.servedOverHttps });
   await app.register(docsPlugin);
   await app.register(accessPlugin, { services });
+  if (config.metricsToken) {
+    await app.register(metricsPlugin, {
+      token: config.metricsToken,
+      poolStats: database.poolStats,
+      openStreams: () => services.notifications.openStreams,
+      listAnswerCounts: services.listAnswerCounts,
+    });
+  }
 
   await app.register(
     async (api) => {

@@ -1,6 +1,7 @@
 import { DEFAULT_ATTACHMENT_MAX_BYTES } from '@portal/contract';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -57,6 +58,21 @@ const ZEnv = z.object({
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(72_000),
   MAX_CONNECTIONS: z.coerce.number().int().positive().default(1_000),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
+  WORKERS: z
+    .string()
+    .default('1')
+    .transform((value, ctx) => {
+      const v = value.trim().toLowerCase();
+      if (v === 'auto') return availableParallelism();
+      if (/^[1-9]\d*$/.test(v)) return Number(v);
+      ctx.addIssue({ code: 'custom', message: 'WORKERS must be auto or a number of processes (1 or more)' });
+      return z.NEVER;
+    }),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'METRICS_TOKEN must have at least 16 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
 
 /** `TRUST_PROXY` as Fastify's `trustProxy` takes it: a boolean, a hop count, or addresses and CIDR ranges. */
@@ -99,16 +115,28 @@ export interface Config {
   keepAliveTimeoutMs: number;
   maxConnections: number;
   auditRetentionDays: number;
+  /** Processes serving the portal (`node:cluster`); more than one only on PostgreSQL. */
+  workers: number;
+  /** The bearer token of GET /api/metrics; unset, the portal serves no metrics. */
+  metricsToken: string | undefined;
 }
 
-/** Reads the DESIGN.md configuration table from an environment object. */
+/** A configuration the portal cannot start with: its message names each variable and what is wrong. */
+export class ConfigError extends Error {}
+
+/** Reads the configuration (README's table) from an environment object. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = ZEnv.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.WORKERS > 1 && !e.DATABASE_URL) {
+    throw new ConfigError(
+      `Invalid configuration:\nWORKERS: ${e.WORKERS} processes need PostgreSQL (DATABASE_URL); SQLite is served by one process, leave WORKERS unset`,
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -134,6 +162,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
     maxConnections: e.MAX_CONNECTIONS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    workers: e.WORKERS,
+    metricsToken: e.METRICS_TOKEN,
   };
 }
 

@@ -15,7 +15,7 @@ import { createRevokedTokensRepository } from './modules/auth/revoked-tokens.rep
 import { createSessionChecker } from './modules/auth/sessions.ts';
 import { createTokenService } from './modules/auth/tokens.ts';
 import { createCatalogService } from './modules/catalogs/catalog.service.ts';
-import { createAnswerCache } from './modules/notifications/answer-cache.ts';
+import type { AnswerCounts } from './lib/answer-cache.ts';
 import { createPasswordResetRepository } from './modules/password-reset/password-reset.repository.ts';
 import { createPasswordResetService } from './modules/password-reset/password-reset.service.ts';
 import { createNotificationBus } from './modules/notifications/notifications.bus.ts';
@@ -35,9 +35,6 @@ import { createWorkloadRepository } from './modules/workload/workload.repository
 import { createWorkloadService } from './modules/workload/workload.service.ts';
 
 const silentLog: MailLog = { info() {}, warn() {}, error() {} };
-
-/** How many ticket list answers a process keeps (pages of each person's lists, the most recently used). */
-const MAX_TICKET_LIST_ANSWERS = 500;
 
 /** The composition root: every repository and service, wired by their dependencies. */
 export function createServices(config: Config, database: Database, log: MailLog = silentLog) {
@@ -69,8 +66,11 @@ export function createServices(config: Config, database: Database, log: MailLog 
     log,
     secret: config.jwtSecret,
   });
+  // Answers of the kept lists, by where they came from (read by the metrics).
+  const listAnswerCounts: Record<'catalogs', AnswerCounts> = { catalogs: { kept: 0, database: 0 } };
   const catalogs = createCatalogService(database, {
     bus,
+    answerCounts: listAnswerCounts.catalogs,
     onPermissionsChange: () => permissions.invalidate(),
     onWrite: auditCatalogWrites(audit),
   });
@@ -94,7 +94,6 @@ export function createServices(config: Config, database: Database, log: MailLog 
     permissions,
     notifications,
     audit,
-    listAnswers: createAnswerCache(bus, { max: MAX_TICKET_LIST_ANSWERS, tickets: database.writes }),
   });
   const activities = createActivitiesService({
     database,
@@ -147,6 +146,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     workload,
     avatars,
     profile,
+    listAnswerCounts,
   };
 }
 export type Services = ReturnType<typeof createServices>;

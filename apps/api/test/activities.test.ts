@@ -126,7 +126,7 @@ describe.each(dialects)('activities on %s', (dialect) => {
     expect((await t.call(lmartinez, 'GET', `/api/activities?ticket_id=${own}`)).statusCode).toBe(403);
   });
 
-  it('requires a name, with the SPEC §5 message, and a real ticket', async () => {
+  it('requires a name, with the Spanish message, and a real ticket', async () => {
     const empty = await t.call(agente, 'POST', '/api/activities/create', { name: '   ', ticket_id: ticketId });
     expect(empty.statusCode).toBe(422);
     expect(empty.json().errors.name).toEqual(['Por favor ingrese el nombre de la actividad.']);

@@ -116,6 +116,26 @@ describe.each(dialects)('audit log on %s', (dialect) => {
     });
   });
 
+  it('words the count of anonymous refusals in Spanish, on the caller’s clock, with the first request', async () => {
+    for (let i = 0; i < 3; i += 1) {
+      expect((await t.call(null, 'POST', '/api/check-permission', { name: 'areas' })).statusCode).toBe(401);
+    }
+    await t.services.audit.flushAnonymous();
+    const { data } = await entries({ filters: { event: ['auth.missing_token'] }, time_zone: 'America/Mexico_City' });
+    const [row] = await t.services.database.db
+      .selectFrom('audit_log')
+      .select('detail')
+      .where('event', '=', 'auth.missing_token')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute();
+    const { first_at: firstAt, last_at: lastAt } = JSON.parse(row!.detail!) as { first_at: string; last_at: string };
+    const clock = (iso: string) =>
+      new Date(iso).toLocaleTimeString('es-MX', { timeZone: 'America/Mexico_City', hourCycle: 'h23' });
+    const when = firstAt === lastAt ? `a las ${clock(firstAt)}` : `entre ${clock(firstAt)} y ${clock(lastAt)}`;
+    expect(data[0]!.details).toBe(`3 intentos ${when} · Primera solicitud: POST /api/check-permission`);
+  });
+
   it('is refused to supervisor and agente (403), and without a session (401)', async () => {
     for (const token of [supervisor, agente]) {
       expect((await list({}, token)).statusCode).toBe(403);

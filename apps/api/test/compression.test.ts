@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { COMPRESSION_THRESHOLD_BYTES } from '../src/plugins/compression.ts';
-import { createTestApp, dialects, ticketBody, type TestApp } from './helper.ts';
+import { createTestApp, dialects, type TestApp } from './helper.ts';
 import { listen, openStream, streamTicket } from './notifications-stream-client.ts';
 
 describe.each(dialects)('answer compression on %s', (dialect) => {
@@ -45,24 +45,37 @@ describe.each(dialects)('answer compression on %s', (dialect) => {
   });
 
   it('compresses a list answer kept in memory once per encoding, and a new answer anew after a write', async () => {
-    const first = await list('br');
-    const again = await list('br');
+    const users = (acceptEncoding?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/users',
+        headers: {
+          authorization: `Bearer ${admin}`,
+          ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
+        },
+        payload: { page: 1, per_page: 100, search: '' },
+      });
+    const first = await users('br');
+    const again = await users('br');
     expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
-    const gzipped = await list('gzip');
-    const plain = (await list()).json();
+    const gzipped = await users('gzip');
+    const plain = (await users()).json();
     expect(JSON.parse(brotliDecompressSync(again.rawPayload).toString('utf8'))).toEqual(plain);
     expect(JSON.parse(gunzipSync(gzipped.rawPayload).toString('utf8'))).toEqual(plain);
 
-    const created = await t.call(
-      admin,
-      'POST',
-      '/api/tickets/create',
-      ticketBody('Ticket para comprimir de nuevo', 'La lista cambia y su respuesta comprimida también'),
-    );
-    expect(created.statusCode).toBe(201);
-    const after = JSON.parse(brotliDecompressSync((await list('br')).rawPayload).toString('utf8'));
-    expect(after.data[0].name).toBe('Ticket para comprimir de nuevo');
-    expect(after).toEqual((await list()).json());
+    const created = await t.call(admin, 'POST', '/api/users/create', {
+      name: 'Usuaria',
+      last_name: 'Comprimida',
+      username: 'ucomprimida',
+      email: 'u.comprimida@portal.local',
+      password: 'Camion2024!',
+      role_id: '3',
+      status_id: '1',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const after = JSON.parse(brotliDecompressSync((await users('br')).rawPayload).toString('utf8'));
+    expect(after.data.map((u: { username: string }) => u.username)).toContain('ucomprimida');
+    expect(after).toEqual((await users()).json());
   });
 
   it('sends answers under the threshold as they are', async () => {

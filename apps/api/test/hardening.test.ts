@@ -49,7 +49,7 @@ describe.each(dialects)('hardening on %s', (dialect) => {
       expect(res.json().message).toMatch(/validación|JSON/);
     });
 
-    it('keeps the §8 title on the password rules it checks itself', async () => {
+    it('keeps the form title on the password rules it checks itself', async () => {
       const res = await t.call(agente, 'POST', `/api/users/change-password/${ids.agente}`, {});
       expect(res.statusCode).toBe(422);
       expect(res.json()).toMatchObject({ status: false, title: 'Por favor, completa todos los campos' });

@@ -49,8 +49,10 @@ describe.each(dialects)('notifications live stream on %s', (dialect) => {
     expect(event.id).toBe(String(id));
     expect(event.data).toMatchObject({ id, message: NOTIFICATION_TEXT.assigned, viewed: 0, visible: 1 });
 
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(theirs.events.filter((e) => e.event === 'notification')).toEqual([]);
+    // A later notification of their own reaching them shows the agent's had its chance to, before it.
+    const marker = await t.services.notifications.create(note(supervisorId));
+    await theirs.waitFor(isNotification(marker));
+    expect(theirs.events.filter((e) => e.event === 'notification').map((e) => e.id)).toEqual([String(marker)]);
     await Promise.all([mine.close(), theirs.close()]);
   });
 
@@ -88,9 +90,11 @@ describe.each(dialects)('notifications live stream on %s', (dialect) => {
     await adminStream.waitFor((e) => e.event === 'ready');
     const before = (await t.call(admin, 'GET', '/api/notifications/active-records')).json().total;
     expect((await t.call(admin, 'PATCH', `/api/tickets/${second!.id}/assign/${adminId}`)).statusCode).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(adminStream.events.filter((e) => e.event === 'notification')).toEqual([]);
     expect((await t.call(admin, 'GET', '/api/notifications/active-records')).json().total).toBe(before);
+    // A later notification reaching the stream shows the assignment's had its chance to, before it.
+    const marker = await t.services.notifications.create(note(adminId));
+    await adminStream.waitFor(isNotification(marker));
+    expect(adminStream.events.filter((e) => e.event === 'notification').map((e) => e.id)).toEqual([String(marker)]);
     await adminStream.close();
   });
 
@@ -109,10 +113,11 @@ describe.each(dialects)('notifications live stream on %s', (dialect) => {
       .transaction()
       .execute((trx) => t.services.notifications.create({ ...note(agenteId), message: 'confirmada' }, trx));
 
-    await stream.waitFor(isNotification(committed));
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // A later notification reaching the stream shows the rolled-back one had its chance to, before it.
+    const marker = await t.services.notifications.create(note(agenteId));
+    await stream.waitFor(isNotification(marker));
     const pushed = stream.events.filter((e) => e.event === 'notification').map((e) => (e.data as TNotification).id);
-    expect(pushed).toEqual([committed]);
+    expect(pushed).toEqual([committed, marker]);
     await stream.close();
   });
 

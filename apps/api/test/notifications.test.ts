@@ -49,7 +49,7 @@ describe.each(dialects)('notifications API on %s', (dialect) => {
   });
   afterAll(() => t?.close());
 
-  it('lists only the caller’s unread notifications, newest first, with the SPEC fields', async () => {
+  it('lists only the caller’s unread notifications, newest first, with every field a notification has', async () => {
     const before = (await active(agente)).total;
     const first = await notifyUser(agenteId);
     const second = await notifyUser(agenteId);

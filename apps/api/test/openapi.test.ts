@@ -1,6 +1,9 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { LightMyRequestResponse } from 'fastify';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateFuzzCases } from './fuzz-cases.ts';
 import { createTestApp, dialects, ticketBody, type TestApp } from './helper.ts';
@@ -63,14 +66,21 @@ describe.each(dialects)('the OpenAPI document on %s', (dialect) => {
   let ajv: Ajv;
   const validators = new Map<Json, ValidateFunction>();
 
+  // A built web app beside the API, as in production: its pages must stay out of the document.
+  const webDist = mkdtempSync(path.join(tmpdir(), 'portal-web-'));
+  writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+
   beforeAll(async () => {
-    t = await createTestApp(dialect);
+    t = await createTestApp(dialect, { WEB_DIST: webDist });
     [admin, agente] = (await Promise.all(['admin', 'agente'].map((u) => t.login(u)))) as [string, string];
     doc = (await t.app.inject({ url: '/api/docs/json' })).json();
     ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
     ajv.addSchema({ $id: 'openapi.json', components: doc.components }, 'openapi.json');
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    rmSync(webDist, { recursive: true, force: true });
+  });
 
   /** Checks one real answer: its status is documented for the operation, and a JSON body matches its schema. */
   function expectDocumented(method: string, url: string, res: LightMyRequestResponse): string | null {
@@ -98,6 +108,16 @@ describe.each(dialects)('the OpenAPI document on %s', (dialect) => {
     const result = await validate(structuredClone(doc) as never);
     expect(result.valid ? [] : compileErrors(result)).toEqual([]);
     expect(result.warnings).toEqual([]);
+  });
+
+  it("lists the API only: every path under /api with an operationId, none of the web app's pages", async () => {
+    const page = await t.app.inject({ url: '/tickets' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    for (const { path, method, op } of operationsOf(doc)) {
+      expect(path, `${method} ${path}`).toMatch(/^\/api\//);
+      expect(op.operationId, `${method} ${path}`).toBeTruthy();
+    }
   });
 
   it('declares, for every operation, its id, description, security and described answers', () => {

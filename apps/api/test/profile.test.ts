@@ -97,7 +97,7 @@ describe.each(dialects)('profile on %s', (dialect) => {
       expect((await t.call(agente, 'GET', `/api/users/${ids.lmartinez}`)).statusCode).toBe(403);
     });
 
-    it('answers the SPEC §5 messages for a bad e-mail and Spanish 422s for bad names and duplicates', async () => {
+    it('answers the Spanish validation messages for a bad e-mail and Spanish 422s for bad names and duplicates', async () => {
       const dot = await t.call(agente, 'PUT', `/api/users/update/${ids.agente}`, { ...profile, email: '.a@b.com' });
       expect(dot.statusCode).toBe(422);
       expect(dot.json().errors.email).toEqual(["El correo no puede empezar con '.' o '\"'"]);
@@ -136,7 +136,7 @@ describe.each(dialects)('profile on %s', (dialect) => {
   describe('password change', () => {
     const url = () => `/api/users/change-password/${ids.mflores}`;
 
-    it('requires all three fields, with the §5 title', async () => {
+    it('requires all three fields, with the form title', async () => {
       const token = await t.login('mflores');
       const res = await t.call(token, 'POST', url(), { current_password: 'PortalDemo1' });
       expect(res.statusCode).toBe(422);

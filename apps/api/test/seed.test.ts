@@ -11,7 +11,7 @@ import { verifyPassword } from '../src/lib/passwords.ts';
 import { createTestApp, dialects } from './helper.ts';
 
 describe.each(dialects)('seed on %s', (dialect) => {
-  it('seeds every section of SPEC §2 with its exact name, and role grants as DESIGN.md says', async () => {
+  it('seeds every section with its exact name, and the demo roles with their grants', async () => {
     const t = await createTestApp(dialect);
     try {
       const { db } = t.services.database;

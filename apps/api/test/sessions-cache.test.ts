@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../src/db/database.ts';
 import { createSiblingApp, createTestApp, dialects, ticketBody, type TestApp } from './helper.ts';
 import { listen, openStream, streamTicket } from './notifications-stream-client.ts';
 
@@ -127,36 +128,38 @@ describe.each(dialects)('sessions and grants held in memory on %s', (dialect) =>
     expect(await names('groups', 'Grupo en memoria')).toEqual(['Grupo en memoria']);
   });
 
-  it('answers a ticket list from memory until a ticket is written; Cache-Control: no-cache reads the database', async () => {
-    const list = (token: string, url: string, headers: Record<string, string> = {}) =>
-      t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${token}`, ...headers }, payload: {} });
+  it('reads ticket lists from the database on every request: a write made outside this process shows at once', async () => {
+    const list = (token: string, url: string) =>
+      t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${token}` }, payload: {} });
+    const firstIds = async (token: string, url: string) =>
+      ((await list(token, url)).json() as { data: { id: number; name: string }[] }).data;
     const agente = await t.login('agente');
     await untilCaching(t);
     const before = (await list(admin, '/api/general-tickets')).body;
     expect(
-      await queriesDuring(t, async () => expect((await list(admin, '/api/general-tickets')).body).toBe(before)),
-    ).toEqual([]);
-    expect(
-      (
-        await queriesDuring(t, async () =>
-          expect((await list(admin, '/api/general-tickets', { 'cache-control': 'no-cache' })).body).toBe(before),
-        )
-      ).length,
+      (await queriesDuring(t, async () => expect((await list(admin, '/api/general-tickets')).body).toBe(before)))
+        .length,
     ).toBeGreaterThan(0);
 
     const created = await t.call(admin, 'POST', '/api/tickets/create', newTicket('Ticket recién escrito'));
     expect(created.statusCode, created.body).toBe(201);
     const id = (created.json() as { data: { id: number } }).data.id;
-    const firstIds = async (token: string, url: string) =>
-      ((await list(token, url)).json() as { data: { id: number }[] }).data.map((r) => r.id);
-    expect((await firstIds(admin, '/api/general-tickets'))[0]).toBe(id);
+    expect((await firstIds(admin, '/api/general-tickets'))[0]?.id).toBe(id);
 
     // Each person's own lists: assigning the ticket puts it in the assignee's Mis Tickets.
-    expect(await firstIds(agente, '/api/tickets')).not.toContain(id);
-    const agenteId = await userId(t, 'agente');
-    const assigned = await t.call(admin, 'PATCH', `/api/tickets/${id}/assign/${agenteId}`, {});
+    expect((await firstIds(agente, '/api/tickets')).map((r) => r.id)).not.toContain(id);
+    const assigned = await t.call(admin, 'PATCH', `/api/tickets/${id}/assign/${await userId(t, 'agente')}`, {});
     expect(assigned.statusCode, assigned.body).toBe(200);
-    expect((await firstIds(agente, '/api/tickets'))[0]).toBe(id);
+    expect((await firstIds(agente, '/api/tickets'))[0]?.id).toBe(id);
+
+    // A write through a connection of its own (a script, psql) announces nothing to this process.
+    const outside = createDatabase({ databaseUrl: t.config.databaseUrl, sqliteFile: t.config.sqliteFile });
+    try {
+      await outside.db.updateTable('tickets').set({ name: 'Renombrado por fuera' }).where('id', '=', id).execute();
+    } finally {
+      await outside.destroy();
+    }
+    expect((await firstIds(admin, '/api/general-tickets'))[0]?.name).toBe('Renombrado por fuera');
   });
 
   it('refuses at once a token after logout, a deactivated user, a password change and a lost permission', async () => {
@@ -231,8 +234,14 @@ describe('sessions and grants across two processes on one PostgreSQL database', 
   let a: TestApp;
   let b: TestApp;
   let admin: string;
+  /** A's LISTEN connection (B's is not open yet when it is read). */
+  let aListenPid: number;
   beforeAll(async () => {
     a = await createTestApp('postgres');
+    const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity
+      where application_name = 'portal-notifications' and datname = current_database()`.execute(a.services.database.db);
+    expect(rows).toHaveLength(1);
+    aListenPid = rows[0]!.pid;
     b = await createSiblingApp(a);
     admin = await a.login('admin');
     // B listens before the test starts (onReady connects the LISTEN connection).
@@ -328,18 +337,26 @@ describe('sessions and grants across two processes on one PostgreSQL database', 
     }
   });
 
-  it("B's ticket lists show a ticket created on A once A's write committed", async () => {
-    const firstOnB = () =>
-      expect.poll(
-        async () =>
-          ((await b.call(admin, 'POST', '/api/general-tickets', {})).json() as { data: { id: number }[] }).data[0]?.id,
-        { timeout: ACROSS_PROCESSES_MS, interval: 5 },
-      );
-    const before = (await b.call(admin, 'POST', '/api/general-tickets', {})).body;
-    expect((await b.call(admin, 'POST', '/api/general-tickets', {})).body).toBe(before);
-    const created = await a.call(admin, 'POST', '/api/tickets/create', newTicket('Ticket escrito en A'));
-    expect(created.statusCode, created.body).toBe(201);
-    await firstOnB().toBe((created.json() as { data: { id: number } }).data.id);
+  it("B's ticket lists show a ticket created on A once A's write committed, even while A's LISTEN connection is down", async () => {
+    const firstOnB = async () =>
+      ((await b.call(admin, 'POST', '/api/general-tickets', {})).json() as { data: { id: number }[] }).data[0]?.id;
+    const create = async (name: string) => {
+      const created = await a.call(admin, 'POST', '/api/tickets/create', newTicket(name));
+      expect(created.statusCode, created.body).toBe(201);
+      return (created.json() as { data: { id: number } }).data.id;
+    };
+    await firstOnB();
+    const id = await create('Ticket escrito en A');
+    expect(await firstOnB()).toBe(id);
+
+    // A cannot announce its change to anyone: B still lists it, as it reads its lists from the database.
+    await sql`select pg_terminate_backend(${aListenPid})`.execute(a.services.database.db);
+    await expect.poll(() => a.services.bus.canCache(), { interval: 5 }).toBe(false);
+    expect(b.services.bus.canCache()).toBe(true);
+    await firstOnB();
+    const unannounced = await create('Ticket escrito en A sin su LISTEN');
+    expect(await firstOnB()).toBe(unannounced);
+    await expect.poll(() => a.services.bus.canCache(), { timeout: 5_000 }).toBe(true);
   });
 
   it("ends B's live streams of a token revoked on A at once", async () => {

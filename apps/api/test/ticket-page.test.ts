@@ -160,8 +160,16 @@ describe.each(dialects)('the ticket page and its timeline on %s', (dialect) => {
       const seen = await agentStream.waitFor(isTicket, 1000);
       expect(seen.at - started).toBeLessThan(1000);
       await adminStream.waitFor(isTicket, 1000);
-      // lmartinez (an agent) is not involved and may not see every ticket.
-      await new Promise((r) => setTimeout(r, 300));
+      // lmartinez (an agent) is not involved and may not see every ticket: a later notification of
+      // their own reaching them shows the ticket's event had its chance to, before it.
+      const marker = await t.services.notifications.create({
+        user_id: ids.lmartinez!,
+        ticket_id: null,
+        title: 'Aviso',
+        message: 'Marca',
+        type: 'info',
+      });
+      await otherStream.waitFor((e) => e.event === 'notification' && e.id === String(marker));
       expect(otherStream.events.some(isTicket)).toBe(false);
     } finally {
       await Promise.all([agentStream.close(), adminStream.close(), otherStream.close()]);

@@ -57,7 +57,7 @@ describe.each(dialects)('tickets on %s', (dialect) => {
   });
 
   describe('Mis Tickets', () => {
-    it('lists the tickets the caller created or is assigned to, newest first, with the SPEC §3 read side', async () => {
+    it('lists the tickets the caller created or is assigned to, newest first, with the names of their catalogue values and users', async () => {
       const me = idOf('agente');
       const expected = await db()
         .selectFrom('tickets')

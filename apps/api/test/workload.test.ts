@@ -21,7 +21,7 @@ describe.each(dialects)('workload on %s', (dialect) => {
   });
   afterAll(() => t?.close());
 
-  /** The counts of DESIGN.md, computed independently from the rows. */
+  /** The workload counts, computed independently from the rows. */
   async function expectedCounts() {
     const rows = await t.services.database.db
       .selectFrom('tickets as t')

@@ -8,8 +8,11 @@ import './app/global.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
+import { listenForEarlyPaletteShortcut } from './app/command-palette/early-palette-key.ts';
 import { addRemainingMantineStyles } from './app/mantine-styles.ts';
 import { preloadScreenOf } from './app/router.tsx';
+
+listenForEarlyPaletteShortcut();
 
 // The opened address's code and first data are asked for before React renders anything.
 preloadScreenOf(window.location.pathname, window.location.search);

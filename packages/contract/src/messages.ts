@@ -1,4 +1,4 @@
-/** Spanish texts the API answers with (SPEC §8 and DESIGN.md). */
+/** Spanish texts the API answers with. */
 export const MSG = {
   validation: 'Error de validación',
   invalidJson: 'El cuerpo de la solicitud no es JSON válido.',

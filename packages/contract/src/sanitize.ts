@@ -1,5 +1,5 @@
 /**
- * The character rules of SPEC §5. The web app strips what a rule forbids as
+ * The character rules The web app strips what a rule forbids as
  * the user types; the server refuses it (422) instead of altering it.
  */
 export const sanitizerTypes = [

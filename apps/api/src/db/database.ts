@@ -28,6 +28,8 @@ export interface Database {
   writes: WriteWatch;
   ping(): Promise<void>;
   destroy(): Promise<void>;
+  /** PostgreSQL's pool: connections open and idle, and queries waiting for one (SQLite has one connection). */
+  poolStats?: () => { total: number; idle: number; waiting: number };
 }
 
 export interface DatabaseOptions {
@@ -56,7 +58,7 @@ export function createDatabase(options: DatabaseOptions): Database {
       types,
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return wrap(db, 'postgres');
+    return wrap(db, 'postgres', () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
   }
 
   const file = options.sqliteFile ?? ':memory:';
@@ -152,7 +154,7 @@ export function withStatementCache(sqlite: SQLite.Database, size = STATEMENT_CAC
   };
 }
 
-function wrap(plainDb: Kysely<DB>, dialect: Dialect): Database {
+function wrap(plainDb: Kysely<DB>, dialect: Dialect, poolStats?: Database['poolStats']): Database {
   const writes = createWriteWatch();
   const db = plainDb.withPlugin(writes.plugin);
   return {
@@ -164,6 +166,7 @@ function wrap(plainDb: Kysely<DB>, dialect: Dialect): Database {
       await sql`select 1`.execute(db);
     },
     destroy: () => db.destroy(),
+    poolStats,
   };
 }
 

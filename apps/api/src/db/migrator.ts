@@ -16,6 +16,7 @@ import * as reportShards from './migrations/0013-report-shards.ts';
 import * as listFilterIndexes from './migrations/0014-list-filter-indexes.ts';
 import * as catalogAnswersInvalidation from './migrations/0015-catalog-answers-invalidation.ts';
 import * as searchIndexWithoutPendingList from './migrations/0016-search-index-without-pending-list.ts';
+import * as ticketStageFollowsStatus from './migrations/0017-ticket-stage-follows-status.ts';
 import * as readableIndexTokens from './migrations/0018-readable-index-tokens.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
@@ -38,6 +39,7 @@ const migrations: Record<string, DialectMigration> = {
   '0014-list-filter-indexes': listFilterIndexes,
   '0015-catalog-answers-invalidation': catalogAnswersInvalidation,
   '0016-search-index-without-pending-list': searchIndexWithoutPendingList,
+  '0017-ticket-stage-follows-status': ticketStageFollowsStatus,
   '0018-readable-index-tokens': readableIndexTokens,
 };
 

@@ -84,8 +84,11 @@ export interface TicketsTable {
   priority_type_id: number;
   difficulty_id: number;
   status_id: number;
-  /** The stage of `status_id`, kept on the row for the list indexes; the writer sets it. */
-  stage: TicketStage;
+  /**
+   * The stage of `status_id`, kept on the row for the list indexes; the database derives it on
+   * every insert and status update (migration 0017), so a writer need not give it.
+   */
+  stage: Generated<TicketStage>;
   created_by: number;
   user_assigned_id: number | null;
   created_at: Timestamp;

@@ -25,7 +25,7 @@ export interface RateLimitPolicy {
 }
 
 /**
- * The limits of DESIGN.md ("login and recovery are rate limited per account and per address").
+ * Login and recovery are rate limited per account and per address.
  * Sign-in blocks are short and capped at 15 minutes, and both a successful sign-in and a
  * password reset clear the account's counter, so nobody can keep a real user out for long.
  */

@@ -62,7 +62,7 @@ function compressedOnce(payload: Buffer, encoding: 'br' | 'gzip'): Buffer {
  * live notifications stream (a hijacked reply) are left alone. Compressed
  * request bodies are not accepted. An answer sent as a Buffer is compressed once
  * per encoding while it lives: the list answers kept in memory
- * (notifications/answer-cache.ts) are sent again and again as the same Buffer.
+ * (lib/answer-cache.ts) are sent again and again as the same Buffer.
  */
 export const compressionPlugin = fp(
   async (app: FastifyInstance) => {

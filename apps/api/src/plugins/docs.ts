@@ -186,7 +186,9 @@ function transform(input: TransformInput) {
   const result = zodTransform(input);
   const route = (input as { route?: RouteOptions }).route;
   const schema = result.schema as JsonObject | undefined;
-  if (!route || !schema || schema.hide || !route.url.startsWith('/api/')) return result;
+  // The document describes the API only: the web app's pages (`/`, `/*`) are not operations.
+  if (route && !route.url.startsWith('/api/')) return { ...result, schema: { ...schema, hide: true } };
+  if (!route || !schema || schema.hide) return result;
   const method = [route.method].flat()[0]!.toUpperCase();
   const access = route.config?.access;
   const produces = schema.produces as string[] | undefined;

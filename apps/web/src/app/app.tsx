@@ -40,7 +40,7 @@ function Toasts() {
   );
 }
 
-// SPEC §4: a 401 or an HTML answer clears the session; the guards then show /login.
+// A 401 or an HTML answer clears the session; the guards then show /login.
 onSessionLost((message) => {
   if (getSession()) notifyWarning(message, 'Inicia sesión para continuar', 3000);
   clearSession('expired');

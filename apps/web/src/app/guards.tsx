@@ -7,7 +7,7 @@ export interface LoginRedirectState {
   from?: string;
 }
 
-/** /login and the like: a signed-in user goes to /tickets (SPEC §2). */
+/** /login and the like: a signed-in user goes to /tickets. */
 export function GuestOnly() {
   const session = useSession();
   const location = useLocation();
@@ -22,13 +22,16 @@ export function GuestOnly() {
   return <Outlet />;
 }
 
-/** Signed-in screens: without a live session (missing or expired token) the browser goes to /login. */
+/**
+ * Signed-in screens: without a live session (missing or expired token) the browser goes to /login,
+ * which says 'Tu sesión expiró' when there was a session whose token ran out.
+ */
 export function RequireSession() {
   const session = useSession();
   const location = useLocation();
   const isLive = hasLiveSession(session);
   useEffect(() => {
-    if (session && !isLive) clearSession();
+    if (session && !isLive) clearSession('expired');
   }, [session, isLive]);
   if (!isLive) {
     const state: LoginRedirectState = { from: location.pathname + location.search };

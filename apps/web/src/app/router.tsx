@@ -52,7 +52,7 @@ function StandaloneWithQueries({ children }: { children: React.ReactNode }) {
   );
 }
 
-/** Unknown paths: the 404 page, inside the layout for a signed-in user (DESIGN.md). */
+/** Unknown paths: the 404 page, inside the layout for a signed-in user. */
 function UnknownPath() {
   const session = useSession();
   if (hasLiveSession(session)) {

@@ -1,6 +1,6 @@
 import { createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 
-/** A deep logistics blue: the one brand colour (DESIGN.md). */
+/** A deep logistics blue: the one brand colour. */
 const brand: MantineColorsTuple = [
   '#eaf1fc',
   '#d3e0f6',

@@ -5,13 +5,13 @@ const names = (items: ReturnType<typeof filterMenu>) =>
   items.map((i) => [i.name, (i.submenu ?? []).map((c) => c.name)]);
 
 describe('menu', () => {
-  it('keeps only the routes the role may open and drops empty groups (SPEC §6)', () => {
+  it('keeps only the routes the role may open and drops empty groups', () => {
     const agent = filterMenu(menu, new Set(['tickets', 'record-tickets']));
     expect(names(agent)).toEqual([['Tickets', ['Mis Tickets', 'Historial']]]);
     expect(filterMenu([logoutItem], new Set())).toEqual([logoutItem]);
   });
 
-  it('has the four groups of SPEC §2 with the seven catalogues, then the showcase', () => {
+  it('has the four groups with the seven catalogues, then the showcase', () => {
     expect(menu.filter((g) => g.submenu).map((g) => g.name)).toEqual(['Tickets', 'Catálogos', 'Accesos', 'Reportes']);
     expect(menu.at(-1)).toMatchObject({ name: 'Componentes', path: '/example' });
     expect(menu[1]!.submenu).toHaveLength(7);

@@ -38,7 +38,7 @@ export interface MenuItem {
   action?: () => void;
 }
 
-/** SPEC §2: items without a name or icon show 'Sin Nombre' and a file icon. */
+/** Items without a name or icon show 'Sin Nombre' and a file icon. */
 export const DEFAULT_MENU_NAME = 'Sin Nombre';
 export const DEFAULT_MENU_ICON: Icon = IconFile;
 
@@ -117,7 +117,7 @@ export function entryForPath(pathname: string): MenuItem {
 }
 
 /**
- * SPEC §6: keep items whose path (without its slash) is allowed, plus
+ * Keep items whose path (without its slash) is allowed, plus
  * always-visible ones, actions and logout; a group with nothing left to show is hidden.
  */
 export function filterMenu(items: MenuItem[], allowedRoutes: ReadonlySet<string>): MenuItem[] {

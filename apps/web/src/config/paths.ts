@@ -1,4 +1,4 @@
-/** Every path of the app (SPEC §2). Route names for /check-permission are the path without its slash. */
+/** Every path of the app. Route names for /check-permission are the path without its slash. */
 export const paths = {
   login: '/login',
   logout: '/logout',
@@ -7,7 +7,7 @@ export const paths = {
   resetPassword: '/reset-password',
 
   tickets: '/tickets',
-  /** One ticket's page (issue 12); `ticketPath(id)` in features/tickets builds it. */
+  /** One ticket's page; `ticketPath(id)` in features/tickets builds it. */
   ticket: '/tickets/:id',
   generalTickets: '/general-tickets',
   recordTickets: '/record-tickets',
@@ -29,7 +29,7 @@ export const paths = {
   example: '/example',
 } as const;
 
-/** The page of one ticket (issue 12), linked from every list, the profile and each ticket notification. */
+/** The page of one ticket, linked from every list, the profile and each ticket notification. */
 export const ticketPath = (id: number) => `/tickets/${id}`;
 
 /**
@@ -40,7 +40,7 @@ export const newTicketState = { openNewTicket: true } as const;
 export const asksForNewTicket = (state: unknown): boolean =>
   typeof state === 'object' && state !== null && (state as { openNewTicket?: unknown }).openNewTicket === true;
 
-/** Where a signed-in user lands (SPEC §9). */
+/** Where a signed-in user lands. */
 export const homePath = paths.tickets;
 
 export const routeNameOf = (path: string) => path.replace(/^\/+/, '').split('/')[0] ?? '';

@@ -1,29 +1,35 @@
+import { SECTIONS, type SectionName } from '@portal/contract';
+
 /**
  * Readable Spanish names of the permission sections (their codes, such as
- * `pt_main`, are identifiers, not words for a person). A section without an
- * entry here shows its code.
+ * `pt_main`, are identifiers, not words for a person). Keyed by every section
+ * of the contract, so a new section cannot be added without its name; a
+ * section created later through the Secciones screen shows its code.
  */
-const sectionLabels: Record<string, string> = {
-  tickets_main: 'Mis Tickets',
-  gt_main: 'Tickets Generales',
-  current_tickets: 'Historial: Tickets Actuales',
-  old_tickets: 'Historial: Tickets Antiguos',
-  ar_main: 'Áreas',
-  ca_main: 'Categorías',
-  pro_main: 'Proyectos',
-  dif_main: 'Dificultades',
-  ts_main: 'Estados de Ticket',
-  gr_main: 'Grupos',
-  pt_main: 'Prioridades',
-  us_main: 'Usuarios',
-  rol_main: 'Roles',
-  ro_main: 'Rutas',
-  rop_main: 'Permisos de Rutas',
-  se_main: 'Secciones',
-  sepe_main: 'Permisos de Secciones',
-  wl_main: 'Carga de trabajo',
-  db_main: 'Tablero',
-  au_main: 'Auditoría',
+const sectionLabels: Record<SectionName, string> = {
+  [SECTIONS.tickets]: 'Mis Tickets',
+  [SECTIONS.generalTickets]: 'Tickets Generales',
+  [SECTIONS.currentTickets]: 'Historial: Tickets Actuales',
+  [SECTIONS.oldTickets]: 'Historial: Tickets Antiguos',
+  [SECTIONS.areas]: 'Áreas',
+  [SECTIONS.categories]: 'Categorías',
+  [SECTIONS.projects]: 'Proyectos',
+  [SECTIONS.difficulties]: 'Dificultades',
+  [SECTIONS.ticketStatuses]: 'Estados de Ticket',
+  [SECTIONS.groups]: 'Grupos',
+  [SECTIONS.priorityTypes]: 'Prioridades',
+  [SECTIONS.users]: 'Usuarios',
+  [SECTIONS.roles]: 'Roles',
+  [SECTIONS.routes]: 'Rutas',
+  [SECTIONS.routesPermission]: 'Permisos de Rutas',
+  [SECTIONS.sections]: 'Secciones',
+  [SECTIONS.sectionsPermission]: 'Permisos de Secciones',
+  [SECTIONS.workload]: 'Carga de trabajo',
+  [SECTIONS.example]: 'Componentes',
+  [SECTIONS.auditLog]: 'Auditoría',
+  [SECTIONS.dashboard]: 'Tablero',
 };
 
-export const sectionLabel = (code: string) => sectionLabels[code] ?? code;
+const isKnownSection = (code: string): code is SectionName => Object.hasOwn(sectionLabels, code);
+
+export const sectionLabel = (code: string) => (isKnownSection(code) ? sectionLabels[code] : code);

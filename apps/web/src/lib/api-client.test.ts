@@ -39,7 +39,7 @@ async function failure(call: Promise<unknown>): Promise<ApiError> {
   return error as ApiError;
 }
 
-describe('api client failure rules (SPEC §4, §8)', () => {
+describe('api client failure rules', () => {
   const lost = vi.fn();
 
   beforeEach(() => {

@@ -8,7 +8,7 @@ export const API_BASE = '/api';
 export const SESSION_EXPIRED_MESSAGE = 'Sesión expirada. Redirigiendo...';
 export const NETWORK_ERROR_MESSAGE = 'No se pudo conectar con el servidor';
 
-/** A failed call, with the Spanish message of SPEC §8 a screen can show as it is. */
+/** A failed call, with the Spanish message a screen can show as it is. */
 export class ApiError extends Error {
   constructor(
     message: string,
@@ -36,7 +36,7 @@ export const isApiError = (error: unknown): error is ApiError => error instanceo
 /** The session already ended because of this failure: the guards show /login, so a screen says nothing more. */
 export const isSessionLost = (error: unknown) => isApiError(error) && error.details.isSessionLost === true;
 
-/** Server field errors (SPEC §5: lists joined by a new line), or the message. */
+/** Server field errors (lists joined by a new line), or the message. */
 export function errorText(error: unknown, fallback: string, separator = '\n'): string {
   if (!(error instanceof ApiError)) return fallback;
   const lines = Object.values(error.errors ?? {}).flat();
@@ -45,7 +45,7 @@ export function errorText(error: unknown, fallback: string, separator = '\n'): s
 
 let sessionLostHandler: (message: string) => void = () => {};
 
-/** What happens when an answer means the session is gone (SPEC §4): set once by the app. */
+/** What happens when an answer means the session is gone: set once by the app. */
 export function onSessionLost(handler: (message: string) => void): void {
   sessionLostHandler = handler;
 }
@@ -84,7 +84,7 @@ const detailsOf = (body: ErrorBody | null) => ({
 
 /**
  * The one way the web app talks to the API: bearer token, JSON bodies, the
- * CSRF header on PUT/PATCH/DELETE, and every failure rule of SPEC §4 and §8
+ * CSRF header on PUT/PATCH/DELETE, and every failure rule
  * turned into an `ApiError`.
  */
 export async function apiRequest<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
@@ -121,7 +121,7 @@ async function send(method: HttpMethod, path: string, options: RequestOptions, a
   }
 }
 
-/** A JSON answer, or the `ApiError` its failure means (SPEC §4, §8). */
+/** A JSON answer, or the `ApiError` its failure means. */
 async function readAnswer<T>(response: Response, method: HttpMethod, token: string | null, isPublic: boolean) {
   const { status, statusText } = response;
   const text = await response.text().catch(() => '');

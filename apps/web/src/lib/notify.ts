@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 
-/** SPEC §9: success toasts last 2000 ms. */
+/** Success toasts last 2000 ms. */
 export const SUCCESS_MS = 2000;
 export const ERROR_MS = 3000;
 

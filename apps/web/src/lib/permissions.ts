@@ -36,7 +36,7 @@ export const userPermissionsQuery = (session: Session) =>
 
 export interface SectionAccess {
   sections: TSectionPermission[];
-  /** Whether the role holds the flag on the section (1 or '1' count, SPEC §3). */
+  /** Whether the role holds the flag on the section (1 or '1' count). */
   can(section: SectionName, flag: PermissionFlag): boolean;
   /** The screen may render (r on any of its sections). */
   canRead: boolean;
@@ -56,7 +56,7 @@ export function useSectionAccess(): SectionAccess {
   return useContext(SectionAccessContext);
 }
 
-/** r, w, u, d of one section, as booleans for the screen's buttons (SPEC §6). */
+/** r, w, u, d of one section, as booleans for the screen's buttons. */
 export function useSectionFlags(section: SectionName) {
   const { can } = useSectionAccess();
   const canRead = can(section, 'r');

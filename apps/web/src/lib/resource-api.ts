@@ -57,7 +57,7 @@ export const updateRecord = <N extends CatalogResourceName>(resource: N, id: num
 export const changeRecordStatus = <N extends CatalogResourceName>(resource: N, id: number, statusId: 1 | 2) =>
   api.patch<RecordResponse<TCatalogRecord<N>>>(`/${resource}/${id}/change-status`, { status_id: statusId });
 
-/** SPEC §7: options come as an array or as an object with a data array; a failure gives an empty list. */
+/** Options come as an array or as an object with a data array; a failure gives an empty list. */
 export const optionsQuery = (source: OptionSource) =>
   queryOptions({
     queryKey: resourceKeys.options(source),

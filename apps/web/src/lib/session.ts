@@ -35,7 +35,7 @@ export function getToken(): string | null {
   return current?.token ?? null;
 }
 
-/** Saves token, user and userId (SPEC §3) after a successful login. */
+/** Saves token, user and userId after a successful login. */
 export function startSession(token: string, user: TSessionUser): void {
   writeStorage(storageKeys.token, token);
   writeStorage(storageKeys.user, JSON.stringify(user));
@@ -54,7 +54,7 @@ export function replaceToken(token: string): void {
 const END_REASON_KEY = 'sessionEndReason';
 
 /**
- * Removes token, user and userId (SPEC §4); guards then send the browser to /login.
+ * Removes token, user and userId; guards then send the browser to /login.
  * `'expired'` when the session ended on its own (expiry, a refused token), so
  * /login can say why; a sign-out passes nothing.
  */
@@ -99,6 +99,10 @@ export function subscribeSession(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
+
+// A token that expired while the portal was closed ended the session on its own,
+// as one the server refuses does: /login says so.
+if (current && !hasLiveSession(current)) clearSession('expired');
 
 // Another tab signing in or out changes this one too.
 if (typeof window !== 'undefined') {

@@ -1,4 +1,4 @@
-/** Browser storage keys of SPEC §3, exactly as named there. */
+/** Browser storage keys: renaming one would lose what browsers already keep. */
 export const storageKeys = {
   token: 'token',
   user: 'user',
@@ -8,7 +8,7 @@ export const storageKeys = {
   processedNotificationIds: 'processedNotificationIds',
 } as const;
 
-/** Per-list page size, remembered locally (SPEC §9). */
+/** Per-list page size, remembered locally. */
 export const pageSizeKey = (list: string) => `perPage:${list}`;
 
 export function readStorage(key: string): string | null {

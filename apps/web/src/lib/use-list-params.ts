@@ -12,8 +12,8 @@ export function useSearch() {
 }
 
 /**
- * The page of a searchable list: back to 1 whenever the search changes
- * (SPEC §9), without an effect and its extra render.
+ * The page of a searchable list: back to 1 whenever the search changes,
+ * without an effect and its extra render.
  */
 export function useSearchPage(search: string) {
   const [state, setState] = useState({ search, page: 1 });
@@ -23,7 +23,7 @@ export function useSearchPage(search: string) {
 }
 
 /**
- * The search, page and page size of one paged list (SPEC §9): the page size is
+ * The search, page and page size of one paged list: the page size is
  * remembered under `list`, and a new search or page size starts at page 1.
  */
 export function useListParams(

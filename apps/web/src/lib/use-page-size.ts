@@ -8,7 +8,7 @@ export function storedPageSize(list: string, sizes: readonly number[] = PAGE_SIZ
   return sizes.includes(stored) ? stored : fallback;
 }
 
-/** The page size of one list, remembered in local storage (SPEC §9: default 7). */
+/** The page size of one list, remembered in local storage (default 7). */
 export function usePageSize(list: string, sizes: readonly number[] = PAGE_SIZES, fallback = DEFAULT_PAGE_SIZE) {
   const [size, setSize] = useState(() => storedPageSize(list, sizes, fallback));
   const change = useCallback(

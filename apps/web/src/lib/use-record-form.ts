@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { isApiError, isSessionLost } from './api-client.ts';
 
-/** SPEC §8: a save failure shows the field errors or the message, else this. */
+/** A save failure shows the field errors or the message, else this. */
 export const SAVE_FAILED = 'Hubo un problema al guardar el registro.';
 
 export interface FormProblem {

@@ -1,19 +1,19 @@
 import { z } from 'zod';
 import { ZStatusId } from './common.ts';
 
-/** The types a file may have (SPEC §2, §9: pdf, jpg/jpeg, png), as the server sniffs them from the bytes. */
+/** The types a file may have (pdf, jpg/jpeg, png), as the server sniffs them from the bytes. */
 export const ATTACHMENT_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
 export type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
 /** The extensions the drop zone offers for those types. */
 export const ATTACHMENT_EXTENSIONS = ['.pdf', '.jpg', '.jpeg', '.png'] as const;
-/** Files per upload (SPEC §9: the drop zone takes at most 3). */
+/** Files per upload (the drop zone takes at most 3). */
 export const MAX_FILES_PER_UPLOAD = 3;
 /** Files a ticket may hold in all. */
 export const MAX_ATTACHMENTS_PER_TICKET = 20;
 /** The default of ATTACHMENT_MAX_BYTES. */
 export const DEFAULT_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 
-/** Sizes as SPEC §5 shows them: Bytes, KB, MB, GB, TB (1024 each, at most two decimals). */
+/** Sizes as the screens show them: Bytes, KB, MB, GB, TB (1024 each, at most two decimals). */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
   const units = ['Bytes', 'KB', 'MB', 'GB', 'TB'];
@@ -22,7 +22,7 @@ export function formatBytes(bytes: number): string {
   return `${Number.parseFloat(value.toFixed(2))} ${units[exponent]}`;
 }
 
-/** SPEC §5 rejection texts of the drop zone. */
+/** The drop zone's rejection texts. */
 export const tooManyFilesMessage = (max: number) =>
   max === 1 ? 'Solo se puede subir 1 archivo como máximo' : `Solo se pueden subir ${max} como máximo`;
 
@@ -83,7 +83,7 @@ export const ZAttachmentUploadResponse = z.object({
 });
 export type TAttachmentUploadResponse = z.infer<typeof ZAttachmentUploadResponse>;
 
-/** The showcase's change-status call (SPEC §7: '/example'); it answers and stores nothing. */
+/** The showcase's change-status call ('/example'); it answers and stores nothing. */
 export const ZExampleChangeStatus = z.object({ status_id: ZStatusId });
 export const ZExampleChangeStatusResponse = z.object({
   status: z.literal(true),

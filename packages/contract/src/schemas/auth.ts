@@ -32,7 +32,7 @@ export const ZRenewResponse = z.object({
   data: z.object({ token: z.string() }),
 });
 
-/** Ids in these bodies are accepted for compatibility but never trusted (DESIGN.md). */
+/** Ids in these bodies are accepted for compatibility but never trusted. */
 export const ZCheckPermissionRequest = z.object({
   user_id: z.unknown().optional(),
   role_id: z.unknown().optional(),

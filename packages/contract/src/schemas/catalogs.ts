@@ -30,7 +30,7 @@ const ZSectionPermissionCreate = z.object({
   ...flags,
   status_id: ZStatusId.default(1),
 });
-/** The section of a section permission is fixed once created (SPEC §5). */
+/** The section of a section permission is fixed once created. */
 const ZSectionPermissionUpdate = updateSchemaOf(ZSectionPermissionCreate.omit({ section_id: true }));
 
 const resource = <C extends z.ZodTypeAny, U extends z.ZodTypeAny, R extends z.ZodTypeAny>(def: {

@@ -16,7 +16,7 @@ export const MAX_ID = 2_147_483_647;
 const ID_MESSAGE = 'Debe ser un identificador válido.';
 
 /**
- * A positive integer id, sent as a number or as a string of digits (SPEC §5),
+ * A positive integer id, sent as a number or as a string of digits,
  * within the range of the `integer` columns (1..2147483647) whichever form it came in.
  */
 export const ZId = z
@@ -40,7 +40,7 @@ export const ZStatusId = z
   })
   .transform(Number);
 
-/** A flag of SPEC §3: 1 or '1' (and booleans) mean granted. */
+/** A flag: 1 or '1' (and booleans) mean granted. */
 export const ZFlag = z
   .union([z.boolean(), z.literal(0), z.literal(1), z.literal('0'), z.literal('1')])
   .transform((v) => (v === true || v === 1 || v === '1' ? 1 : 0));
@@ -53,7 +53,7 @@ export function ZFreeText(opts: { max: number; error?: string }) {
     .refine(isFreeOfControlChars, CONTROL_CHARS_MESSAGE);
 }
 
-/** Text following one of the character rules of SPEC §5, refused (not altered) otherwise. */
+/** Text following one of the character rules, refused (not altered) otherwise. */
 export function ZText(rule: SanitizerType, opts: { min?: number; max: number }) {
   const min = opts.min ?? 1;
   return z
@@ -64,7 +64,7 @@ export function ZText(rule: SanitizerType, opts: { min?: number; max: number }) 
     .refine((v) => isClean(rule, v), sanitizerMessages[rule])
     .meta({
       pattern: sanitizerPatterns[rule],
-      description: `Regla de caracteres ${rule} (SPEC §5): ${sanitizerMessages[rule]}`,
+      description: `Regla de caracteres ${rule}: ${sanitizerMessages[rule]}`,
     });
 }
 
@@ -79,8 +79,8 @@ export const ZEmail = z
   .meta({ format: 'email', description: 'Correo electrónico; se guarda en minúsculas.' });
 
 /**
- * The body of a paged list (SPEC §7: page, per_page, search); a list whose
- * page size defaults to another value than SPEC §9's takes it here.
+ * The body of a paged list (page, per_page, search); a list whose
+ * page size defaults to another value than 7 takes it here.
  */
 export function ZListQueryWith(defaultPerPage: number) {
   return z.object({
@@ -113,7 +113,7 @@ export const ZStatusRef = z.object({ id: z.number(), name: z.string() });
 
 export const ZNamedRef = z.object({ id: z.number(), name: z.string() }).nullable();
 
-/** One page of a list with its position, flat (the catalogue lists, SPEC §7). */
+/** One page of a list with its position, flat (the catalogue lists). */
 export function ZPage<T extends z.ZodTypeAny>(item: T) {
   return z.object({
     data: z.array(item),
@@ -146,7 +146,7 @@ export const ZMessageResponse = z.object({ status: z.boolean(), message: z.strin
 
 /**
  * Every 4xx and 5xx answer of the API (the one shape `plugins/errors.ts` and
- * the handlers send); `title` is the heading some forms show (SPEC §8).
+ * the handlers send); `title` is the heading some forms show.
  */
 export const ZErrorResponse = z.object({
   status: z.literal(false),

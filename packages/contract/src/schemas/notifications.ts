@@ -11,7 +11,7 @@ export const MAX_ACTIVE_NOTIFICATIONS = 100;
 export const DEFAULT_HISTORY_LIMIT = 50;
 export const MAX_HISTORY_LIMIT = 100;
 
-/** A notification as its recipient sees it (SPEC §3); `visible` 0 means read, `timestamp` is epoch ms. */
+/** A notification as its recipient sees it; `visible` 0 means read, `timestamp` is epoch ms. */
 export const ZNotification = z.object({
   id: z.number(),
   ticket_id: z.number().nullable(),

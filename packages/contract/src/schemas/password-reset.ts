@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { ZEmail, ZFreeText } from './common.ts';
 import { ZPassword } from './users.ts';
 
-/** Length of the recovery code sent by e-mail (SPEC §9). */
+/** Length of the recovery code sent by e-mail. */
 export const RESET_CODE_LENGTH = 6;
 
 /** Minutes a recovery code, and then the reset token it is traded for, stay valid. */
 export const RESET_CODE_TTL_MINUTES = 10;
 
-/** Spanish texts of password recovery (SPEC §8), shared by the API and the screens. */
+/** Spanish texts of password recovery, shared by the API and the screens. */
 export const PASSWORD_RESET_MSG = {
   codeSent:
     'Si el correo está registrado, te enviamos un código de 6 dígitos. Revisa tu bandeja de entrada (y la carpeta de spam).',
@@ -35,7 +35,7 @@ export type TSendResetCodeRequest = z.infer<typeof ZSendResetCodeRequest>;
 export const ZSendResetCodeResponse = z.object({ status: z.literal(true), message: z.string() });
 export type TSendResetCodeResponse = z.infer<typeof ZSendResetCodeResponse>;
 
-/** `token` is the 6-digit code of the e-mail (the name SPEC §7 gives it). */
+/** `token` is the 6-digit code of the e-mail (the name the API has always given it). */
 export const ZVerifyResetCodeRequest = z.object({ email: ZEmail, token: ZResetCode });
 export type TVerifyResetCodeRequest = z.infer<typeof ZVerifyResetCodeRequest>;
 

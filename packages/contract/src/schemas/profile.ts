@@ -53,7 +53,7 @@ export const ADMIN_USER_FIELDS = ['role_id', 'area_id', 'supervisor_id', 'branch
 
 export const ZUserUpdateResponse = ZDataResponse(ZUser);
 
-/** Laboral information of SPEC §3 with the fixed labels of the profile (supervisor, user type, branch, area). */
+/** Laboral information with the fixed labels of the profile (supervisor, user type, branch, area). */
 export const ZLaboralInformation = z.object({
   status: z.literal(true),
   role: z.object({ id: z.number(), name: z.string() }),
@@ -63,14 +63,14 @@ export const ZLaboralInformation = z.object({
 });
 export type TLaboralInformation = z.infer<typeof ZLaboralInformation>;
 
-/** The three fields are checked by the service, so that every failure carries the §8 title. */
+/** The three fields are checked by the service, so that every failure carries the form's title. */
 export const ZChangePasswordRequest = z.object({
   current_password: ZFreeText({ max: MAX_PASSWORD_LENGTH }).default(''),
   new_password: ZFreeText({ max: MAX_PASSWORD_LENGTH }).default(''),
   password_confirmation: ZFreeText({ max: MAX_PASSWORD_LENGTH }).default(''),
 });
 export type TChangePasswordRequest = z.input<typeof ZChangePasswordRequest>;
-// Documented as required: a missing one is refused (422) by the service, with the §8 title.
+// Documented as required: a missing one is refused (422) by the service, with the form's title.
 z.globalRegistry.add(ZChangePasswordRequest, {
   required: ['current_password', 'new_password', 'password_confirmation'],
 });

@@ -13,7 +13,7 @@ export const ZPassword = z
   .refine((v) => isClean('textWithSymbols', v), sanitizerMessages.textWithSymbols)
   .meta({
     pattern: sanitizerPatterns.textWithSymbols,
-    description: `Regla de caracteres textWithSymbols (SPEC §5): ${sanitizerMessages.textWithSymbols}`,
+    description: `Regla de caracteres textWithSymbols: ${sanitizerMessages.textWithSymbols}`,
   });
 
 export const ZUsername = z

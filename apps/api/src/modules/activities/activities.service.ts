@@ -26,7 +26,7 @@ type Mode = 'write' | 'read';
 
 /**
  * The ticket's assignee adds and deletes its activities; a privileged role
- * (is_supervisor) reads them; anyone else is refused (SPEC §6).
+ * (is_supervisor) reads them; anyone else is refused.
  */
 export function createActivitiesService({ database, activities, tickets, events, notifications }: Deps) {
   async function ticketFor(actor: Actor, ticketId: number) {

@@ -1,15 +1,14 @@
 import {
   AUDIT_COUNT_CAP,
   AUDIT_EVENT_LABELS,
-  AUDIT_USER_DETAIL_KEYS,
   auditEventLabel,
-  describeAuditDetail,
   type TAuditEntry,
   type ZAuditListQuery,
 } from '@portal/contract';
 import type { z } from 'zod';
 import { CSV_BOM, csvLine } from '../../lib/csv.ts';
 import { pageMeta } from '../../db/paging.ts';
+import { AUDIT_USER_DETAIL_KEYS, describeAuditDetail } from './audit-details.ts';
 import type { AuditCursor, AuditLogFilter, AuditLogReader } from './audit.repository.ts';
 
 type AuditQuery = z.output<typeof ZAuditListQuery>;
@@ -105,7 +104,7 @@ export function createAuditLogService({ reader }: { reader: AuditLogReader }) {
     };
   }
 
-  async function toEntries(rows: EntryRow[]): Promise<TAuditEntry[]> {
+  async function toEntries(rows: EntryRow[], timeZone: string): Promise<TAuditEntry[]> {
     const details = rows.map((r) => parseDetail(r.detail));
     const referenced = new Set<number>();
     for (const detail of details) {
@@ -126,7 +125,11 @@ export function createAuditLogService({ reader }: { reader: AuditLogReader }) {
           : null,
       username: r.username,
       ip: r.ip,
-      details: describeAuditDetail(details[i]!, names, r.user_id === null ? r.username : null),
+      details: describeAuditDetail(details[i]!, {
+        names,
+        anonymousUsername: r.user_id === null ? r.username : null,
+        timeZone,
+      }),
     }));
   }
 
@@ -138,7 +141,7 @@ export function createAuditLogService({ reader }: { reader: AuditLogReader }) {
       const rows = await reader.page(filter, query);
       const total = Math.min(counted, AUDIT_COUNT_CAP);
       return {
-        data: await toEntries(rows),
+        data: await toEntries(rows, query.time_zone),
         meta: { ...pageMeta(total, query), total_is_lower_bound: counted > AUDIT_COUNT_CAP },
       };
     },
@@ -154,7 +157,7 @@ export function createAuditLogService({ reader }: { reader: AuditLogReader }) {
       let after: AuditCursor | null = null;
       for (;;) {
         const rows = await reader.batch(filter, after, EXPORT_BATCH_SIZE);
-        const entries = await toEntries(rows);
+        const entries = await toEntries(rows, query.time_zone);
         yield entries
           .map((e) => csvLine([dated(e.created_at), who(e), e.action, e.ip, e.details, e.event, e.created_at]))
           .join('');

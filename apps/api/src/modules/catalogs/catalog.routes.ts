@@ -14,7 +14,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../plugins/access.ts';
-import { asksFresh } from '../notifications/answer-cache.ts';
+import { asksFresh } from '../../lib/answer-cache.ts';
 import { z } from 'zod';
 import type { Services } from '../../services.ts';
 import { catalogDefinitionOf } from './catalog.definitions.ts';

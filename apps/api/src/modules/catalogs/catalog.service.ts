@@ -2,7 +2,7 @@ import { MSG, RECORD_STATUS, type CatalogResourceName, type TListQuery } from '@
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import { notFound, validationFailed, type FieldErrors } from '../../lib/http-error.ts';
-import { createAnswerCache } from '../notifications/answer-cache.ts';
+import { createAnswerCache, type AnswerCounts } from '../../lib/answer-cache.ts';
 import type { NotificationBus } from '../notifications/notifications.bus.ts';
 import { catalogDefinitions, type CatalogDefinition } from './catalog.definitions.ts';
 import { createCatalogRepository, type CatalogRepository } from './catalog.repository.ts';
@@ -32,7 +32,7 @@ const MAX_LIST_ANSWERS = 500;
 /**
  * The catalogues' records and lists. The lists are read far more often than
  * written (every form's options page, every back-office screen), so their
- * answers are kept in memory (notifications/answer-cache.ts): every table a list
+ * answers are kept in memory (lib/answer-cache.ts): every table a list
  * shows, its own and the ones it names, is announced by the bus when written
  * (migrations 0006, 0011 and 0015 on PostgreSQL).
  */
@@ -42,13 +42,15 @@ export function createCatalogService(
     bus,
     onPermissionsChange,
     onWrite,
+    answerCounts,
   }: {
-    bus?: Pick<NotificationBus, 'onInvalidate' | 'canCache' | 'subscribeTickets' | 'onTicketSignal'>;
+    bus?: Pick<NotificationBus, 'onInvalidate' | 'canCache'>;
     onPermissionsChange?: () => void;
     onWrite?: (write: CatalogWrite) => Promise<void>;
+    answerCounts?: AnswerCounts;
   } = {},
 ) {
-  const listAnswers = bus && createAnswerCache(bus, { max: MAX_LIST_ANSWERS });
+  const listAnswers = bus && createAnswerCache(bus, { max: MAX_LIST_ANSWERS, counts: answerCounts });
   /** Roles, routes, sections and both permission tables decide who may do what. */
   const written = (def: CatalogDefinition) => {
     if (def.affectsPermissions) onPermissionsChange?.();

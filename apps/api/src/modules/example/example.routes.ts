@@ -11,7 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 422: ZErrorResponse };
 
 /**
- * The component showcase's endpoint (SPEC §7: '/example'): the change-status
+ * The component showcase's endpoint ('/example'): the change-status
  * button calls a real route, which checks the caller and the body like any
  * other and answers, but stores nothing.
  */

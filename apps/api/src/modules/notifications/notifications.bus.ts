@@ -121,12 +121,6 @@ export interface NotificationBus {
   signalTicket(change: TicketChange): void;
   /** Calls `listener` on every ticket change. */
   subscribeTickets(listener: (change: TicketChange) => void): () => void;
-  /**
-   * Calls `listener` at once, in this process, whenever this process announces a
-   * ticket change (`signalTicket`: once the change has committed), before the
-   * change reaches `subscribeTickets`, whose delivery may take a round trip.
-   */
-  onTicketSignal(listener: (change: TicketChange) => void): () => void;
   start(log: FastifyBaseLogger): Promise<void>;
   close(): Promise<void>;
 }
@@ -138,15 +132,7 @@ export function createNotificationBus(database: Database, databaseUrl: string | 
     const invalidation = invalidationOfTable(table);
     if (invalidation) bus.invalidate(invalidation);
   });
-  const signalled = createTicketListeners();
-  return {
-    ...bus,
-    signalTicket(change) {
-      signalled.notify(change);
-      bus.signalTicket(change);
-    },
-    onTicketSignal: (listener) => signalled.add(listener),
-  };
+  return bus;
 }
 
 const GRANT_TABLES = new Set(['sections', 'routes', 'sections_permission', 'routes_permission']);
@@ -210,7 +196,7 @@ function createListeners() {
  * through Kysely's single SQLite connection, which a transaction holds until it
  * commits or rolls back, so the read sees the committed row or nothing.
  */
-function createLocalBus(): Omit<NotificationBus, 'onTicketSignal'> {
+function createLocalBus(): NotificationBus {
   const listeners = createListeners();
   const invalidations = createInvalidationListeners();
   const ticketListeners = createTicketListeners();
@@ -250,7 +236,7 @@ const UNCOMMITTED_WINDOW_MS = 1_000;
 /** Ticket changes kept while the LISTEN connection is down (the oldest are dropped beyond). */
 const MAX_QUEUED_TICKET_CHANGES = 10_000;
 
-function createPostgresBus(databaseUrl: string): Omit<NotificationBus, 'onTicketSignal'> {
+function createPostgresBus(databaseUrl: string): NotificationBus {
   const listeners = createListeners();
   const invalidations = createInvalidationListeners();
   let noCacheUntil = 0;

@@ -30,7 +30,7 @@ interface NotificationsServiceDeps {
   sessions: SessionChecker;
   audit: AuditRepository;
   heartbeatMs?: number;
-  /** Whether the user may see every ticket: live ticket changes reach them all (issue 12). */
+  /** Whether the user may see every ticket: live ticket changes reach them all. */
   seesAllTickets?: (userId: number) => Promise<boolean>;
 }
 

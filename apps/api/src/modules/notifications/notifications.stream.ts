@@ -127,7 +127,7 @@ export function createStreamHub({ bus, repository, isSessionValid, heartbeatMs, 
         }
       };
 
-      // Ticket changes (issue 12, live lists): sent to a user involved in the ticket or who sees every ticket.
+      // Ticket changes (live lists): sent to a user involved in the ticket or who sees every ticket.
       let seesAll: { value: boolean; until: number } | null = null;
       const onTicketChange = async (change: TicketChange) => {
         if (!change.userIds.includes(userId)) {

@@ -14,7 +14,7 @@ import type { Services } from '../../services.ts';
 const errors = { 400: ZErrorResponse, 422: ZErrorResponse, 429: ZErrorResponse };
 const tags = ['password'];
 
-/** Password recovery by e-mail (SPEC §2, §4, §7): public, rate limited, audited. */
+/** Password recovery by e-mail: public, rate limited, audited. */
 export const passwordResetRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const { passwordReset } = services;
   app.addHook('onClose', () => passwordReset.settle());

@@ -75,7 +75,7 @@ export function createProfileService({ profile, users, permissions, catalogs, to
     },
 
     /**
-     * Checks the three rules of SPEC §5 and the current password (the caller's
+     * Checks the three rules and the current password (the caller's
      * own when an administrator changes another user's), stores the new hash
      * and ends every session of the user. A user changing their own password
      * gets a fresh token, so only their other sessions end.

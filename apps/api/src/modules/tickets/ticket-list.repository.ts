@@ -14,7 +14,7 @@ import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder, type Sq
 import type { Database } from '../../db/database.ts';
 import { pageMeta } from '../../db/paging.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
-import { COUNT_KIND, syncTicketIndex } from '../../db/ticket-derivations.ts';
+import { COUNT_KIND, ftsRows, syncTicketIndex } from '../../db/ticket-derivations.ts';
 import { TICKET_COLUMNS } from './ticket-columns.ts';
 import { ticketOf, type TicketNamesRepository } from './ticket-names.repository.ts';
 import { fts5Body, parseTicketSearch, pgTsquery, termsOf, type TicketSearch } from './ticket-search.ts';
@@ -167,11 +167,12 @@ export function createTicketListRepository(database: Database, names: TicketName
   /**
    * The search as the index reads it: each word becomes the whole indexed words it starts
    * (`ticket_words`); a word that starts none leaves only the ticket number (or nothing) to
-   * find. SQLite's pending index rows are written first (syncTicketIndex), as lists read it.
+   * find. SQLite's queued index rows are written first, a bounded step of them (syncTicketIndex;
+   * `ftsRows` matches the rest on their rows), as lists read the index.
    * Null when the list can show nothing (no such word, or a stage filter outside its tab).
    */
   async function resolvedSearch(selection: TicketSelection): Promise<TicketSearch | null> {
-    await syncTicketIndex(db, dialect);
+    await syncTicketIndex(db, dialect, true);
     if (stagesOf(selection)?.length === 0) return null;
     const search = parseTicketSearch(selection.search);
     if (search.kind !== 'words') return search;
@@ -198,11 +199,11 @@ export function createTicketListRepository(database: Database, names: TicketName
     const joinsRow = !isFts || needsRow || onRow.length > 0;
     const col = (column: keyof TicketsTable) => sql.raw(walk && dialect === 'sqlite' ? `+t.${column}` : `t.${column}`);
     const id = sql.ref<number>(isFts ? 'f.rowid' : 't.id');
-    const fts = db.withTables<{ tickets_fts: { rowid: number } }>().selectFrom('tickets_fts as f');
+    const fts = db.selectFrom(sql<{ rowid: number }>`${ftsRows(ftsMatch(groups, words))}`.as('f'));
     const query = (isFts
-      ? (joinsRow ? fts.innerJoin('tickets as t', 't.id', 'f.rowid') : fts).where(
-          sql<SqlBool>`tickets_fts match ${ftsMatch(groups, words)}`,
-        )
+      ? joinsRow
+        ? fts.innerJoin('tickets as t', 't.id', 'f.rowid')
+        : fts
       : db.selectFrom('tickets as t')) as unknown as SelectQueryBuilder<DB & { t: TicketsTable }, 't', object>;
     return {
       id,

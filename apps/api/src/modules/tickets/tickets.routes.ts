@@ -12,17 +12,13 @@ import {
   ZLastTickets,
   ZTicketListQuery,
   ZTicketPage,
-  type TicketListKind,
-  type TTicketListQuery,
   ZTicketResponse,
   ZTicketWrite,
 } from '@portal/contract';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/access.ts';
-import { asksFresh } from '../notifications/answer-cache.ts';
 import type { Services } from '../../services.ts';
 
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
@@ -33,25 +29,6 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
   const either = (flags: ('w' | 'u')[]) => ({
     anyOf: [SECTIONS.tickets, SECTIONS.generalTickets].flatMap((section) => flags.map((flag) => ({ section, flag }))),
   });
-
-  /** A page of a list, from the answers the service keeps; its bytes go out as they are. */
-  const answerList = async (
-    request: FastifyRequest,
-    query: TTicketListQuery,
-    reply: FastifyReply,
-    list: TicketListKind,
-  ) =>
-    reply
-      .type('application/json; charset=utf-8')
-      .send(
-        await tickets.listAnswer(
-          currentUser(request),
-          list,
-          query,
-          (page) => String(reply.serialize({ status: true, ...page })),
-          { fresh: asksFresh(request.headers) },
-        ),
-      );
 
   app.post(
     '/tickets',
@@ -64,7 +41,7 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
         response: { 200: ZTicketPage, ...errors },
       },
     },
-    async (request, reply) => answerList(request, request.body, reply, 'mine'),
+    async (request) => ({ status: true as const, ...(await tickets.list(currentUser(request), 'mine', request.body)) }),
   );
 
   app.post(
@@ -78,7 +55,10 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
         response: { 200: ZTicketPage, ...errors },
       },
     },
-    async (request, reply) => answerList(request, request.body, reply, 'general'),
+    async (request) => ({
+      status: true as const,
+      ...(await tickets.list(currentUser(request), 'general', request.body)),
+    }),
   );
 
   for (const history of ['current', 'old'] as const) {
@@ -100,7 +80,10 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
           response: { 200: ZTicketPage, ...errors },
         },
       },
-      async (request, reply) => answerList(request, request.body, reply, history),
+      async (request) => ({
+        status: true as const,
+        ...(await tickets.list(currentUser(request), history, request.body)),
+      }),
     );
   }
 

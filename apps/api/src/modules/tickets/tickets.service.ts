@@ -17,7 +17,6 @@ import type { Database } from '../../db/database.ts';
 import type { AuditRepository } from '../audit/audit.repository.ts';
 import type { DB } from '../../db/schema.ts';
 import { HttpError, forbidden, notFound, validationFailed, type FieldErrors } from '../../lib/http-error.ts';
-import type { AnswerCache } from '../notifications/answer-cache.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { PermissionsRepository } from '../permissions/permissions.repository.ts';
 import type { AuthUserRow } from '../users/users.repository.ts';
@@ -32,8 +31,6 @@ interface Deps {
   permissions: PermissionsRepository;
   notifications: Pick<NotificationsService, 'create' | 'notify' | 'ticketChanged'>;
   audit: AuditRepository;
-  /** Where the lists' answers are kept while no write changed them (none: every list reads the database). */
-  listAnswers?: AnswerCache;
 }
 
 type Actor = Pick<AuthUserRow, 'id' | 'role_id'> & Partial<Pick<AuthUserRow, 'is_supervisor'>>;
@@ -57,15 +54,7 @@ const editedFields: [keyof typeof TICKET_FIELD_LABELS, (t: TTicket) => string][]
   ['difficulty_id', (t) => t.difficulties.name],
 ];
 
-export function createTicketsService({
-  database,
-  tickets,
-  events,
-  permissions,
-  notifications,
-  audit,
-  listAnswers,
-}: Deps) {
+export function createTicketsService({ database, tickets, events, permissions, notifications, audit }: Deps) {
   const can = (actor: Actor, section: string, flag: 'r' | 'w' | 'u' | 'd') =>
     permissions.hasFlag(actor.role_id, section, flag);
 
@@ -148,19 +137,8 @@ export function createTicketsService({
   };
 
   return {
-    /** A page of a list as its answer's bytes (the JSON of `toJson`), kept while no write changed it (per caller: scopes differ; unless `fresh`). */
-    async listAnswer(
-      actor: Actor,
-      list: TicketListKind,
-      query: TTicketListQuery,
-      toJson: (page: Awaited<ReturnType<TicketsRepository['list']>>) => string,
-      { fresh = false } = {},
-    ): Promise<Buffer> {
-      const load = async () => toJson(await tickets.list(await filterOf(actor, list, query), query));
-      return listAnswers
-        ? listAnswers.get([list, actor.id, actor.role_id, query], load, { fresh })
-        : Buffer.from(await load());
-    },
+    list: async (actor: Actor, list: TicketListKind, query: TTicketListQuery) =>
+      tickets.list(await filterOf(actor, list, query), query),
 
     /** The ticket's page: the ticket, its timeline and what the caller may do (403 if the lists would not show it). */
     async detail(actor: Actor, id: number): Promise<TTicketDetail> {

@@ -19,7 +19,7 @@ export function createWorkloadRepository(database: Database) {
   };
 
   return {
-    /** Active users by name with the counts of the tickets assigned to them, by stage (DESIGN.md), from the counters. */
+    /** Active users by name with the counts of the tickets assigned to them, by stage, from the counters. */
     async countPerUser({ search, ...paging }: Paging & { search: string }) {
       const count = await countRows(activeUsersMatching(search));
       const users = await selectUserSummary(activeUsersMatching(search))

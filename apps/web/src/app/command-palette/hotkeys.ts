@@ -25,6 +25,10 @@ export function isTypingTarget(target: EventTarget | null): boolean {
 /** A modal dialog (a form, the palette itself) takes the keys while it is open. */
 export const isModalOpen = (doc: Document) => doc.querySelector('[aria-modal="true"]') !== null;
 
+/** Ctrl+K / ⌘K, the palette's shortcut. */
+export const isPaletteShortcut = ({ key, ctrlKey, metaKey, altKey }: Omit<KeyPress, 'isBusy'>) =>
+  (ctrlKey || metaKey) && !altKey && key.toLowerCase() === 'k';
+
 /**
  * Reads key presses one at a time: Ctrl+K / ⌘K anywhere; `g t`, `g g`, `n` and `/` only
  * while the user is neither typing nor in a modal. Returns the command, `pending` after a
@@ -33,8 +37,7 @@ export const isModalOpen = (doc: Document) => doc.querySelector('[aria-modal="tr
 export function createHotkeyReader(timeoutMs = SEQUENCE_TIMEOUT_MS) {
   let gPressedAt: number | null = null;
   return (press: KeyPress, now: number): HotkeyCommand | 'pending' | null => {
-    const key = press.key.toLowerCase();
-    if ((press.ctrlKey || press.metaKey) && !press.altKey && key === 'k') {
+    if (isPaletteShortcut(press)) {
       gPressedAt = null;
       return 'toggle-palette';
     }

@@ -23,7 +23,7 @@ const sessionScreens = hiddenMenuEntries.filter((e) => e.path === paths.usersPro
 
 /**
  * The screens the user may open, in sidebar order: the same filter as the sidebar
- * (SPEC §6) over its entries, then the profile. Actions and logout are not screens.
+ * over its entries, then the profile. Actions and logout are not screens.
  */
 export function screenCommands(allowedRoutes: ReadonlySet<string>, items: MenuItem[] = menu): ScreenCommand[] {
   const toCommand = (item: MenuItem, group?: string): ScreenCommand[] =>

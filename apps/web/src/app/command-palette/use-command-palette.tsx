@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { paths, routeNameOf } from '@/config/paths.ts';
 import { userPermissionsQuery } from '@/lib/permissions.ts';
 import { useSession } from '@/lib/session.ts';
+import { handOverEarlyPaletteShortcut } from './early-palette-key.ts';
 import { createHotkeyReader, isModalOpen, isTypingTarget } from './hotkeys.ts';
 import { goToNewTicket } from './new-ticket-list.ts';
 
@@ -30,6 +31,8 @@ export function useCommandPalette() {
     setRequested(true);
     setOpen(true);
   };
+
+  const openEarly = useEffectEvent(open);
 
   const onKey = useEffectEvent((event: KeyboardEvent, read: ReturnType<typeof createHotkeyReader>) => {
     if (event.defaultPrevented) return;
@@ -81,6 +84,7 @@ export function useCommandPalette() {
     const read = createHotkeyReader();
     const listener = (event: KeyboardEvent) => onKey(event, read);
     window.addEventListener('keydown', listener);
+    handOverEarlyPaletteShortcut(openEarly);
     return () => window.removeEventListener('keydown', listener);
   }, []);
 

@@ -305,7 +305,7 @@ function ConfirmDemo() {
 }
 
 /**
- * /example: the living style guide (SPEC §2). Every card is built from the
+ * /example: the living style guide. Every card is built from the
  * component the real screens use; add a card here when you add a component.
  */
 export default function ExamplePage() {

@@ -12,7 +12,7 @@ import classes from './layout.module.css';
 import { Sidebar } from './sidebar.tsx';
 import { TopBar } from './top-bar.tsx';
 
-/** DESIGN.md: one sidebar variant, 90 px collapsed and 250 px expanded. */
+/** One sidebar variant, 90 px collapsed and 250 px expanded. */
 export const SIDEBAR_COLLAPSED = 90;
 export const SIDEBAR_EXPANDED = 250;
 const LOCK_KEY = 'sidebarLocked';

@@ -9,8 +9,8 @@ import { checkPermissionQuery, SectionAccessContext, sectionAccess } from '@/lib
 import { clearSession, useSession } from '@/lib/session.ts';
 
 /**
- * Asks /check-permission for the route and renders the screen only with r
- * (SPEC §6), giving it the section flags through `useSectionAccess()`.
+ * Asks /check-permission for the route and renders the screen only with r,
+ * giving it the section flags through `useSectionAccess()`.
  */
 export default function PermissionGate({
   routeName,
@@ -35,7 +35,7 @@ export default function PermissionGate({
     if (isApiError(error) && error.details.exception === 'RouteNotFoundException') {
       notifyWarning('¡Perdimos la sesión!', 'Inicia sesión para continuar');
     }
-    // Any other failure (network included) also ends at /login (SPEC §8).
+    // Any other failure (network included) also ends at /login.
     clearSession();
   }, [error]);
 

@@ -21,7 +21,7 @@ export function initialValues(fields: ResourceField[], record?: Record<string, u
   return values;
 }
 
-/** What a keystroke leaves in a text field: quotes and characters outside its rule are stripped (SPEC §5). */
+/** What a keystroke leaves in a text field: quotes and characters outside its rule are stripped. */
 export function cleanInput(field: ResourceField, raw: string): string {
   return field.kind === 'text' ? sanitize(field.rule, raw) : raw;
 }
@@ -45,7 +45,7 @@ export function toPayload(fields: ResourceField[], values: FormValues, mode: For
 
 /**
  * Field errors of the values under the contract's own write schema (the one
- * the API validates with), plus SPEC §5's required rule for selects.
+ * the API validates with), plus the required rule for selects.
  */
 export function validateValues(
   resource: CatalogResourceName,

@@ -19,7 +19,7 @@ type Row = Record<string, unknown> & { id: number; status_id: number };
 type FormState = { mode: 'create' } | { mode: 'edit'; record: Row } | null;
 
 /**
- * The generic list screen (SPEC §2, §8, §9): paged table with search and page
+ * The generic list screen: paged table with search and page
  * size, create/edit modal and deactivate/restore, each action shown only with
  * its section flag (w, u, d).
  */
@@ -34,7 +34,7 @@ export function ResourceScreen({ config, isEmbedded = false }: { config: Resourc
   const lastPage = records.isError ? 1 : Math.max(records.data?.last_page ?? 1, 1);
   const total = records.isError ? 0 : (records.data?.total ?? 0);
 
-  // The list reloads keeping its page (SPEC §4).
+  // The list reloads keeping its page.
   const reload = async () => {
     await queryClient.invalidateQueries({ queryKey: resourceKeys.all(config.resource) });
     await queryClient.invalidateQueries({ queryKey: resourceKeys.options(config.resource) });

@@ -6,7 +6,7 @@ export interface TextField {
   kind: 'text';
   name: string;
   label: string;
-  /** The character rule of SPEC §5 applied as the user types. */
+  /** The character rule applied as the user types. */
   rule: SanitizerType;
   inputType?: 'text' | 'email' | 'password';
   required?: boolean;
@@ -60,7 +60,7 @@ export interface ResourceConfig<N extends CatalogResourceName = CatalogResourceN
   formColumns?: 1 | 2;
 }
 
-/** Status select of every form, from /statuses (SPEC §3). */
+/** Status select of every form, from /statuses. */
 export const statusField: SelectField = {
   kind: 'select',
   name: 'status_id',

@@ -6,18 +6,18 @@ import { ConfirmDialog } from './confirm-dialog.tsx';
 import { IconAction } from './icon-action.tsx';
 
 interface ChangeStatusButtonProps {
-  /** SPEC §4: 1 shows delete (deactivate), 2 shows restore. */
+  /** 1 shows delete (deactivate), 2 shows restore. */
   statusId: number;
   /** What the action applies to, for its accessible name ('registro 3'). */
   recordLabel: string;
-  /** Sends the new status; a rejection is shown as the failure of SPEC §8. */
+  /** Sends the new status; a rejection is shown as a failure. */
   onChange: (nextStatusId: 1 | 2) => Promise<unknown>;
   /** After the call, whatever its outcome (the list reloads keeping its page). */
   onDone?: () => unknown;
 }
 
 /**
- * The delete/restore button of a record (SPEC §4, §8): confirmation
+ * The delete/restore button of a record: confirmation
  * '¿Estás seguro de eliminar?' / '¿Estás seguro de restaurar?', then
  * 'Eliminado' / 'Restaurado' or 'Hubo un problema al actualizar el estado.'.
  */

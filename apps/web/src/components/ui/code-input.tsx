@@ -10,7 +10,7 @@ export interface CodeInputHandle {
 interface CodeInputProps {
   value: string;
   onChange: (value: string) => void;
-  /** SPEC §9: 6 digits. */
+  /** 6 digits. */
   length: number;
   hasError?: boolean;
   autoFocus?: boolean;
@@ -19,7 +19,7 @@ interface CodeInputProps {
 }
 
 /**
- * The code input of SPEC §2: one digit per box, digits only, arrow keys and
+ * The code input: one digit per box, digits only, arrow keys and
  * backspace; a pasted text fills the boxes with its digits ("Tu código es: 123 456").
  */
 export const CodeInput = forwardRef<CodeInputHandle, CodeInputProps>(function CodeInput(

@@ -11,7 +11,7 @@ export interface ConfirmDialogProps {
   onCancel: () => void;
 }
 
-/** A yes/no question before an action (SPEC §8: '¿Estás seguro de eliminar?'). */
+/** A yes/no question before an action ('¿Estás seguro de eliminar?'). */
 export function ConfirmDialog({
   opened,
   title,

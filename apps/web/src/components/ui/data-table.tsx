@@ -4,9 +4,9 @@ import type { Key, ReactNode } from 'react';
 import { EmptyState } from './empty-state.tsx';
 import { LoadErrorNotice } from './load-error-notice.tsx';
 
-/** SPEC §9: a page's table scrolls under a sticky header beyond this height. */
+/** A page's table scrolls under a sticky header beyond this height. */
 export const TABLE_MAX_HEIGHT = 630;
-/** SPEC §2: the skeleton table while a list loads. */
+/** The skeleton table while a list loads. */
 export const SKELETON_ROWS = 5;
 
 export interface DataColumn<R> {
@@ -64,7 +64,7 @@ interface DataTableProps<R> {
   skeletonRows?: number;
   emptyTitle?: string;
   emptyHint?: string;
-  /** A load failure, shown above the table as the fixed notice of SPEC §8. */
+  /** A load failure, shown above the table as a fixed notice. */
   error?: Error | null;
   onRetry?: () => void;
   /** The current order and what a click on a sortable header does. */
@@ -73,7 +73,7 @@ interface DataTableProps<R> {
 }
 
 /**
- * A list's table (SPEC §2, §8): a skeleton while loading, the illustrated
+ * A list's table: a skeleton while loading, the illustrated
  * empty state when there is nothing to show, and the notice of a failed load.
  */
 export function DataTable<R>({

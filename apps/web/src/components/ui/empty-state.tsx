@@ -2,14 +2,14 @@ import { Stack, Text } from '@mantine/core';
 import { EmptyIllustration } from './illustrations.tsx';
 
 interface EmptyStateProps {
-  /** SPEC §8 empty text. */
+  /** The text shown when the list is empty. */
   title?: string;
   hint?: string;
   /** Smaller, for a table inside a modal. */
   isCompact?: boolean;
 }
 
-/** An empty list (SPEC §2): the illustration and its text. */
+/** An empty list: the illustration and its text. */
 export function EmptyState({ title = 'Sin resultados por ahora', hint, isCompact = false }: EmptyStateProps) {
   return (
     <Stack align="center" gap={6} py={isCompact ? 'lg' : 'xl'}>

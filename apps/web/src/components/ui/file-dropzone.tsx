@@ -4,7 +4,7 @@ import { IconAlertTriangle, IconCloudUpload, IconFileTypePdf, IconPhoto, IconX }
 import { useState } from 'react';
 import { FileDrop, type FileDropRejection } from './file-drop.tsx';
 
-/** pdf, jpg/jpeg and png (SPEC §2): checked by type or by extension, as the browser reports either. */
+/** pdf, jpg/jpeg and png: checked by type or by extension, as the browser reports either. */
 export const DOCUMENT_ACCEPT: Record<string, string[]> = {
   'application/pdf': ['.pdf'],
   'image/jpeg': ['.jpg', '.jpeg'],
@@ -15,9 +15,9 @@ export interface FileDropzoneProps {
   /** The files chosen so far (controlled). */
   value: File[];
   onChange: (files: File[]) => void;
-  /** Most files at once (SPEC §9: 3 by default). */
+  /** Most files at once (3 by default). */
   maxFiles?: number;
-  /** Largest file in bytes; no limit by default (SPEC §5). */
+  /** Largest file in bytes; no limit by default. */
   maxSize?: number;
   accept?: Record<string, string[]>;
   disabled?: boolean;
@@ -34,7 +34,7 @@ const iconOf = (type: string) =>
   );
 
 /**
- * The file drop zone (SPEC §2, §5, §9): drag or pick files of the accepted
+ * The file drop zone: drag or pick files of the accepted
  * types, at most `maxFiles`; refusals say 'Formato inválido' or 'Solo se pueden
  * subir N como máximo'; the chosen files are listed with name, size and type.
  */

@@ -1,4 +1,4 @@
-/** In-house illustrations (DESIGN.md: no image downloads); decorative, hidden from screen readers. */
+/** In-house illustrations (no image downloads); decorative, hidden from screen readers. */
 
 export function EmptyIllustration({ size = 120 }: { size?: number }) {
   return (

@@ -38,7 +38,7 @@ const controlLabels = {
   last: 'Última página',
 };
 
-/** Numbered pagination with ellipses under a list (SPEC §9). */
+/** Numbered pagination with ellipses under a list. */
 export function ListPagination({ page, lastPage, onChange, count }: ListPaginationProps) {
   const pages = (
     <Pagination

@@ -13,7 +13,7 @@ interface SearchInputProps {
   isAutoFocus?: boolean;
 }
 
-/** A list's search box (SPEC §9: 'Buscar...', at most 100 characters). */
+/** A list's search box ('Buscar...', at most 100 characters). */
 export function SearchInput({ label, value, onChange, placeholder = 'Buscar...', w, isAutoFocus }: SearchInputProps) {
   return (
     <TextInput
@@ -39,7 +39,7 @@ interface ListToolbarProps {
   isAutoFocus?: boolean;
 }
 
-/** Above a paged list: the search box and 'Mostrar' with the page sizes (SPEC §9). */
+/** Above a paged list: the search box and 'Mostrar' with the page sizes. */
 export function ListToolbar({ list, searchLabel, searchWidth = 300, isAutoFocus }: ListToolbarProps) {
   const sizeId = useId();
   return (

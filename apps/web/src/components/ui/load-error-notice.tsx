@@ -3,7 +3,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { isSessionLost } from '@/lib/api-client.ts';
 
-/** SPEC §8. */
+/** What a list that failed to load says. */
 export const LOAD_FAILED = 'Error al cargar los datos. Inténtalo nuevamente.';
 
 interface LoadErrorNoticeProps {
@@ -17,7 +17,7 @@ interface LoadErrorNoticeProps {
 }
 
 /**
- * The fixed notice of a list that failed to load (SPEC §8). Nothing when the
+ * The fixed notice of a list that failed to load. Nothing when the
  * failure ended the session: the sign-in screen is on its way.
  */
 export function LoadErrorNotice({ error, title = LOAD_FAILED, children, onRetry }: LoadErrorNoticeProps) {

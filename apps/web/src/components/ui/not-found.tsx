@@ -2,7 +2,7 @@ import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { LostIllustration } from './illustrations.tsx';
 
-/** DESIGN.md: unknown paths show this page (never a data screen without a session). */
+/** Unknown paths show this page (never a data screen without a session). */
 export function NotFound({
   backTo,
   backLabel,

@@ -4,7 +4,7 @@ import { optionsQuery, type OptionSource } from '@/lib/resource-api.ts';
 import { SelectField, toSelectOptions, type SelectFieldProps } from './select-field.tsx';
 
 interface OptionSelectProps extends Omit<SelectFieldProps, 'options' | 'isLoading'> {
-  /** Record statuses or a resource's active records (SPEC §7). */
+  /** Record statuses or a resource's active records. */
   source: OptionSource;
   /** A record's current choice, offered even if it was deactivated since. */
   current?: TOption;

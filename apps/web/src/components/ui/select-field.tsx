@@ -8,7 +8,7 @@ export interface SelectOption {
 
 export interface SelectFieldProps {
   label: string;
-  /** The selected id as a string (SPEC §5), '' for none. */
+  /** The selected id as a string, '' for none. */
   value: string;
   onChange: (value: string) => void;
   options: SelectOption[];
@@ -32,7 +32,7 @@ const normalize = (text: string) =>
     .trim();
 
 /**
- * The select control of SPEC §2: placeholder 'Seleccione una opción', a
+ * The select control: placeholder 'Seleccione una opción', a
  * search box 'Buscar...' in the dropdown, 'No se encontraron resultados' when
  * nothing matches.
  */

@@ -17,7 +17,7 @@ const colors: Record<string, [string, string]> = {
 export const readableBadgeText = (color: string) =>
   `light-dark(color-mix(in srgb, var(--mantine-color-${color}-9), black 35%), var(--mantine-color-${color}-2))`;
 
-/** SPEC §3: 1 Activo, 2 Inactivo, anything else Desconocido. */
+/** 1 Activo, 2 Inactivo, anything else Desconocido. */
 export function StatusBadge({ statusId }: { statusId: number }) {
   const name = recordStatusName(statusId);
   return (

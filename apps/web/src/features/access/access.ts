@@ -16,7 +16,7 @@ export interface AccessTab {
   config: ResourceConfig;
 }
 
-/** The five tabs of /routes 'Roles y Permisos' (SPEC §2), in order. */
+/** The five tabs of /routes 'Roles y Permisos', in order. */
 export const accessTabs: AccessTab[] = [
   {
     value: 'roles',
@@ -110,7 +110,7 @@ export const accessTabs: AccessTab[] = [
       formColumns: 2,
       modalSize: 'lg',
       fields: [
-        // SPEC §5: the section of a permission cannot change once created.
+        // The section of a permission cannot change once created.
         { kind: 'select', name: 'section_id', label: 'Sección', source: 'sections', required: true, fixedOnEdit: true },
         { kind: 'select', name: 'role_id', label: 'Rol', source: 'roles', required: true },
         { kind: 'checkbox', name: 'r', label: 'Leer (r)' },

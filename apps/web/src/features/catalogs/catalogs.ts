@@ -2,7 +2,7 @@ import { SECTIONS, type TicketStage } from '@portal/contract';
 import { defineResource, statusField, type ResourceConfig, type TextField } from '@/components/resource/types.ts';
 import { paths } from '@/config/paths.ts';
 
-/** SPEC §5: catalogue names keep only letters (with accents) and spaces. */
+/** Catalogue names keep only letters (with accents) and spaces. */
 const nameField: TextField = {
   kind: 'text',
   name: 'name',
@@ -30,12 +30,12 @@ const simple = (
     fields: [nameField, statusField],
   });
 
-/** The seven catalogues of SPEC §2 by path: one generic screen, configured. */
+/** The seven catalogues by path: one generic screen, configured. */
 export const catalogsByPath: Record<string, ResourceConfig> = {
   [paths.areas]: simple('areas', SECTIONS.areas, 'Áreas', 'área'),
   [paths.categories]: simple('categories', SECTIONS.categories, 'Categorías', 'categoría'),
   [paths.projects]: simple('projects', SECTIONS.projects, 'Proyectos', 'proyecto'),
-  // DESIGN.md: titled 'Dificultades' (SPEC's 'Categorías' is a known mistake).
+  // Titled 'Dificultades', the catalogue it lists.
   [paths.difficulties]: simple('difficulties', SECTIONS.difficulties, 'Dificultades', 'dificultad'),
   [paths.ticketStatuses]: defineResource({
     resource: 'ticket-statuses',

@@ -67,7 +67,7 @@ describe('notification tray rules', () => {
     expect(newestKnownId(state)).toBe(2);
   });
 
-  it('persists the tray per user and the processed ids under the SPEC keys', () => {
+  it('persists the tray per user and the processed ids under the documented storage keys', () => {
     const state = applyServerList({ ...empty, userId: 7 }, [makeNotification(4)], 0).state;
     saveState(state);
     expect(JSON.parse(window.localStorage.getItem('processedNotificationIds')!)).toEqual([4]);

@@ -1,14 +1,14 @@
 import { NOTIFICATION_TEXT, type TNotification } from '@portal/contract';
 import { readStorage, storageKeys, writeStorage } from '@/lib/storage.ts';
 
-/** SPEC §9 timings and limits. */
+/** The notification centre's timings and limits. */
 export const POLL_MS = 60_000;
 export const FETCH_THROTTLE_MS = 30_000;
 export const VIEW_AFTER_MS = 3_000;
 export const NEW_TOAST_MS = 1_000;
 export const SWIPE_REMOVE_PX = 100;
 
-/** SPEC §3: notifications are kept locally too, under this key. */
+/** Notifications are kept locally too, under this key. */
 export const NOTIFICATIONS_STORAGE_KEY = 'notifications';
 /** How many processed ids are remembered: far more than one unread list (100) holds. */
 const MAX_PROCESSED = 500;
@@ -17,7 +17,7 @@ export interface NotificationState {
   userId: number;
   /** The unread notifications of the tray, newest first. */
   items: TNotification[];
-  /** Ids already taken in (SPEC §4: duplicates by id are ignored, and announced once). */
+  /** Ids already taken in (duplicates by id are ignored, and announced once). */
   processed: number[];
 }
 
@@ -27,10 +27,10 @@ export interface Transition {
   fresh: TNotification[];
 }
 
-/** SPEC §9: the badge shows 99+ above 99. */
+/** The badge shows 99+ above 99. */
 export const badgeLabel = (count: number) => (count > 99 ? '99+' : String(count));
 
-/** SPEC §1 and §9: 'Tickets', or 'Tickets (n)' while there are unseen notifications. */
+/** The browser tab's title: 'Tickets', or 'Tickets (n)' while there are unseen notifications. */
 export const tabTitle = (count: number) => (count > 0 ? `Tickets (${badgeLabel(count)})` : 'Tickets');
 
 export const unseenCount = (state: NotificationState) => state.items.filter((n) => n.viewed === 0).length;

@@ -1,5 +1,5 @@
 /**
- * Live lists (issue 12): how ticket-changed events from the stream refresh the open ticket
+ * Live lists: how ticket-changed events from the stream refresh the open ticket
  * queries. The first event refreshes at once; events arriving while that refresh runs ask for
  * one more, run as soon as it ends (its answer may predate them). So a change is on screen
  * one or two list reads after its event, and a steady flow of events (tickets being created

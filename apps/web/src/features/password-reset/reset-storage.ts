@@ -1,6 +1,6 @@
 import { readStorage, removeStorage, storageKeys, writeStorage } from '@/lib/storage.ts';
 
-/** What the recovery screens hand to each other through browser storage (SPEC §3, §4). */
+/** What the recovery screens hand to each other through browser storage. */
 export const resetStorage = {
   email: () => readStorage(storageKeys.resetEmail),
   token: () => readStorage(storageKeys.resetToken),

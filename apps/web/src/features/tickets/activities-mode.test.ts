@@ -6,7 +6,7 @@ const ticket = (assignee: number | null) => ({ user_assigned_id: assignee }) as 
 const agent = (id: number) => ({ id, role: { is_supervisor: 0 } });
 const supervisor = (id: number) => ({ id, role: { is_supervisor: 1 } });
 
-describe('activities column (SPEC §6)', () => {
+describe('activities column', () => {
   it('lets the assignee register, a privileged role read, and nobody else in', () => {
     expect(activitiesModeOf(ticket(7), agent(7))).toBe('register');
     expect(activitiesModeOf(ticket(7), supervisor(7))).toBe('register');

@@ -1,7 +1,7 @@
 import type { TTicket } from '@portal/contract';
 
 /**
- * SPEC §6: the assignee registers and deletes activities; a privileged role
+ * The assignee registers and deletes activities; a privileged role
  * who is not the assignee reads them; anyone else has no access.
  */
 export type ActivitiesMode = 'register' | 'read-only' | 'denied';

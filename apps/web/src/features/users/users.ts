@@ -1,7 +1,7 @@
 import { SECTIONS } from '@portal/contract';
 import { defineResource, statusField } from '@/components/resource/types.ts';
 
-/** /users (SPEC §2, §3, §5): the large modal; the password only when creating. */
+/** /users: the large modal; the password only when creating. */
 export const usersConfig = defineResource({
   resource: 'users',
   section: SECTIONS.users,

@@ -90,7 +90,7 @@ const columns: DataColumn<TAuditEntry>[] = [
   },
 ];
 
-/** /audit-log 'Auditoría' (DESIGN.md): who did what and when, newest first, filtered, searchable, exportable. */
+/** /audit-log 'Auditoría': who did what and when, newest first, filtered, searchable, exportable. */
 export default function AuditLogPage() {
   const list = useListParams('audit-log');
   const { page, setPage, debouncedSearch } = list;

@@ -6,7 +6,7 @@ import { renderWithProviders } from '@/test/render.tsx';
 import LoginPage, { loginFailureText } from './login-page.tsx';
 
 describe('login page', () => {
-  it('shows the texts of SPEC §2 and the current year in the footer', () => {
+  it('shows the texts and the current year in the footer', () => {
     renderWithProviders(<LoginPage />);
     expect(screen.getByRole('heading', { name: 'Portal de tickets' })).toBeInTheDocument();
     expect(screen.getByText('Ingresa tus credenciales')).toBeInTheDocument();
@@ -31,7 +31,7 @@ describe('login page', () => {
     expect(screen.getAllByText('Este campo es obligatorio.')).toHaveLength(2);
   });
 
-  it('words failures as SPEC §8 says', () => {
+  it('words failures in Spanish, as the screens show them', () => {
     expect(loginFailureText(new ApiError('Usuario o contraseña incorrectos.', 401))).toBe(
       'Usuario o contraseña incorrectos.',
     );

@@ -13,7 +13,7 @@ import { login } from '../api/session-api.ts';
 type Field = 'username' | 'password';
 const REQUIRED = 'Este campo es obligatorio.';
 
-/** SPEC §8: the text of the 'Tenemos un problema' alert. */
+/** The text of the 'Tenemos un problema' alert. */
 export function loginFailureText(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.details.isNetworkError) return 'No se pudo conectar con el servidor.';
@@ -31,7 +31,7 @@ export default function LoginPage() {
   const [hasExpired] = useState(() => sessionEndReason() === 'expired');
   useEffect(forgetSessionEndReason, []);
 
-  // SPEC §5: login fields keep only textWithSymbols characters and are required.
+  // Login fields keep only textWithSymbols characters and are required.
   const change = (field: Field) => (event: React.ChangeEvent<HTMLInputElement>) => {
     const value = sanitize('textWithSymbols', event.currentTarget.value);
     setValues((v) => ({ ...v, [field]: value }));

@@ -8,7 +8,7 @@ import { clearSession, replaceToken, useSession } from '@/lib/session.ts';
 import { secondsLeft } from '@/lib/token.ts';
 import { renewToken } from '../api/session-api.ts';
 
-/** SPEC §4 and §9. */
+/** How often the token's expiry is checked, and when the warning shows (seconds left). */
 export const EXPIRY_CHECK_MS = 30_000;
 export const WARNING_POLL_MS = 5_000;
 export const WARNING_SECONDS = 30;

@@ -208,7 +208,7 @@ describe('notification bell', () => {
     expect(show).toHaveBeenCalledWith(expect.objectContaining({ title: 'Eliminadas', autoClose: 2000 }));
   });
 
-  it('keeps them when delete all fails, with the SPEC message', async () => {
+  it('keeps them when delete all fails, with the Spanish failure message', async () => {
     mocked.fetchActiveNotifications.mockResolvedValue({ status: true, data: [makeNotification(1)], total: 1 });
     mocked.markAllNotificationsRead.mockRejectedValue(new ApiError('Error 500', 500));
     renderBell();

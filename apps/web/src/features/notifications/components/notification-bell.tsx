@@ -8,10 +8,10 @@ import { NotificationPanel } from './notification-panel.tsx';
 
 export { badgeLabel };
 
-/** SPEC §2: the dropdown is 350 px wide. */
+/** The dropdown is 350 px wide. */
 export const DROPDOWN_WIDTH = 350;
 
-/** SPEC §9: 'Tickets (n)' in the browser tab while notifications are unseen. */
+/** 'Tickets (n)' in the browser tab while notifications are unseen. */
 function useTabTitle(count: number) {
   useEffect(() => {
     document.title = tabTitle(count);
@@ -32,7 +32,7 @@ function SignedInBell({ userId }: { userId: number }) {
   const titleId = useId();
   useTabTitle(center.unseen);
 
-  // SPEC §4: what is unseen when the dropdown opens becomes seen 3 s later.
+  // What is unseen when the dropdown opens becomes seen 3 s later.
   const unseenKey = center.items
     .filter((n) => n.viewed === 0)
     .map((n) => n.id)

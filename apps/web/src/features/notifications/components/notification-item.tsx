@@ -8,7 +8,7 @@ import classes from './notifications.module.css';
 
 interface NotificationItemProps {
   notification: TNotification;
-  /** Present in the tray; the history is read-only (SPEC §4: not swipeable). */
+  /** Present in the tray; the history is read-only (not swipeable). */
   onRemove?: () => void;
   /** Called when the notification is opened (its ticket's page), e.g. to close the tray. */
   onOpen?: () => void;

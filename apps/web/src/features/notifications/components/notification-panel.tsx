@@ -8,7 +8,7 @@ import type { StreamStatus } from '../hooks/use-notification-stream.ts';
 import { NotificationItem } from './notification-item.tsx';
 import classes from './notifications.module.css';
 
-/** SPEC §2: the list is at most 300 px high. */
+/** The list is at most 300 px high. */
 export const LIST_MAX_HEIGHT = 300;
 export const historyQueryKey = ['notifications', 'history'] as const;
 

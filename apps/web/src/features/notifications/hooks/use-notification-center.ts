@@ -30,7 +30,7 @@ import { createTicketRefresher } from '../ticket-refresh.ts';
 import { useNotificationStream, type StreamStatus } from './use-notification-stream.ts';
 
 /**
- * Live lists (issue 12): a ticket change pushed by the stream refetches every open ticket
+ * Live lists: a ticket change pushed by the stream refetches every open ticket
  * query (key prefix 'tickets': lists, pages) in place, keeping their page, filters and any
  * open form; changes arriving during a refetch are folded into one more (ticket-refresh.ts).
  */
@@ -64,7 +64,7 @@ export interface NotificationCenter {
   items: TNotification[];
   unseen: number;
   streamStatus: StreamStatus;
-  /** Fetches the unread list unless one was fetched in the last 30 s (SPEC §9). */
+  /** Fetches the unread list unless one was fetched in the last 30 s. */
   refresh(): Promise<void>;
   markViewed(ids: number[]): Promise<void>;
   remove(id: number): Promise<void>;
@@ -114,7 +114,7 @@ export function useNotificationCenter(userId: number): NotificationCenter {
         const response = await fetchActiveNotifications();
         take(applyServerList(stateRef.current, response.data, keepNewerThan));
       } catch (error) {
-        // SPEC §8: load errors are only logged; the next poll tries again.
+        // Load errors are only logged; the next poll tries again.
         console.warn('No se pudieron cargar las notificaciones', error);
       } finally {
         isFetching.current = false;

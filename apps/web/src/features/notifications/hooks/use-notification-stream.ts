@@ -18,7 +18,7 @@ interface StreamOptions {
   /** The newest notification id the client holds, read at each (re)connection. */
   getSince: () => number;
   onNotification: (notification: TNotification) => void;
-  /** A ticket the user may see was created or changed (live lists, issue 12). */
+  /** A ticket the user may see was created or changed (live lists). */
   onTicketChanged?: (ticketId: number) => void;
 }
 

@@ -11,7 +11,7 @@ import { AuthFrame, ProblemAlert } from '@/components/ui/auth-frame.tsx';
 import { CodeInput, type CodeInputHandle } from '@/components/ui/code-input.tsx';
 import { recoveryErrorText } from './recovery-error.ts';
 
-/** Step 2 of SPEC §4; without a stored e-mail there is nothing to confirm. */
+/** Step 2; without a stored e-mail there is nothing to confirm. */
 export default function ConfirmCodePage() {
   const [email] = useState(resetStorage.email);
   if (!email) return <Navigate to={paths.forgotPassword} replace />;

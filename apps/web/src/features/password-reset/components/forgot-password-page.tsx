@@ -12,7 +12,7 @@ import { recoveryErrorText } from './recovery-error.ts';
 
 const emailRule = ZSendResetCodeRequest.shape.email;
 
-/** Step 1 of SPEC §4: the e-mail that receives the code. */
+/** Step 1: the e-mail that receives the code. */
 export default function ForgotPasswordPage() {
   const navigate = useNavigate();
   const send = useSendResetCode();

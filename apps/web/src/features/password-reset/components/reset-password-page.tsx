@@ -10,7 +10,7 @@ import { resetStorage } from '../reset-storage.ts';
 import { AuthFrame, ProblemAlert } from '@/components/ui/auth-frame.tsx';
 import { recoveryErrorText } from './recovery-error.ts';
 
-/** Step 3 of SPEC §4; only reachable with the token a verified code gave. */
+/** Step 3; only reachable with the token a verified code gave. */
 export default function ResetPasswordPage() {
   const [stored] = useState(() => ({ email: resetStorage.email(), token: resetStorage.token() }));
   if (!stored.email || !stored.token) return <Navigate to={paths.forgotPassword} replace />;

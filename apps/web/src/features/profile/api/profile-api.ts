@@ -38,7 +38,7 @@ export const laboralQuery = (id: number) =>
     queryFn: ({ signal }) => api.get<TLaboralInformation>(`/users/laboral-information/${id}`, { signal }),
   });
 
-/** SPEC §7: an array whose first three are shown. */
+/** An array whose first three are shown. */
 export const lastTicketsQuery = () =>
   queryOptions({
     queryKey: profileKeys.lastTickets,

@@ -46,7 +46,7 @@ import {
   uploadAvatar,
 } from '../api/profile-api.ts';
 
-/** /users-profile: the signed-in user's own profile (DESIGN.md: open to every signed-in user). */
+/** /users-profile: the signed-in user's own profile (open to every signed-in user). */
 export default function UsersProfilePage() {
   const session = useSession();
   if (!session) return null;
@@ -83,7 +83,7 @@ const valuesOf = (user: TUser): ProfileValues => ({
   email: user.email,
 });
 
-/** SPEC §5: what each field keeps as the user types. */
+/** What each field keeps as the user types. */
 const cleaners: Record<keyof ProfileValues, (v: string) => string> = {
   name: (v) => sanitize('onlyLetters', v),
   last_name: (v) => sanitize('onlyLetters', v),

@@ -24,10 +24,10 @@ export const activitiesQuery = (ticketId: number, params: ListParams) =>
     retry: false,
   });
 
-/** New activities are active (SPEC §9: status 1); the author is the signed-in user. */
+/** New activities are active (status 1); the author is the signed-in user. */
 export const createActivity = (ticketId: number, userId: number, name: string) =>
   api.post<TActivityResponse>('/activities/create', { name, status_id: 1, user_id: userId, ticket_id: ticketId });
 
-/** Deleting is status 2 (SPEC §4). */
+/** Deleting is status 2. */
 export const deleteActivity = (activityId: number) =>
   api.put<TActivityResponse>(`/activities/${activityId}`, { status_id: 2 });

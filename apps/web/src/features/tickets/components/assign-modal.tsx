@@ -24,7 +24,7 @@ interface AssignModalProps {
 const fullName = (u: TAssignableUser) => [u.name, u.last_name, u.second_last_name].filter(Boolean).join(' ');
 
 /**
- * The assign modal (SPEC §2, §6, §8): users 5 per page by default, 'Asignar'
+ * The assign modal: users 5 per page by default, 'Asignar'
  * on each, 'Asignado' disabled for the current assignee.
  */
 export function AssignModal({ ticket, canAssign, canReassign, onClose }: AssignModalProps) {

@@ -8,7 +8,7 @@ import { listUrlParams } from '../ticket-list-url.ts';
 import { formatDateTime, PriorityBadge } from './ticket-badges.tsx';
 import { TicketLink, TicketTable, type TicketColumn } from './ticket-table.tsx';
 
-/** SPEC §2: the columns of the history (TICKET, DESCRIPCION, FECHA, ESTATUS, PRIORIDAD, USUARIO, USUARIO_ASIGNADO). */
+/** The columns of the history (TICKET, DESCRIPCION, FECHA, ESTATUS, PRIORIDAD, USUARIO, USUARIO_ASIGNADO). */
 const columns: TicketColumn[] = [
   {
     header: 'TICKET',

@@ -22,7 +22,7 @@ export function PriorityBadge({ name }: { name: string }) {
 const timeFormat = new Intl.DateTimeFormat('es-MX', { timeStyle: 'short' });
 const dayFormat = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium' });
 
-/** Spanish date and time (DESIGN.md: es locale); the time never breaks across lines ('2:18 p. m.'). */
+/** Spanish date and time (es locale); the time never breaks across lines ('2:18 p. m.'). */
 export const formatDateTime = (iso: string) => {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';

@@ -96,7 +96,7 @@ function validate(values: Values): Partial<Record<keyof Values, string>> {
   return errors;
 }
 
-/** The large create/edit modal of a ticket (SPEC §2): name, description and six selects from the active records. */
+/** The large create/edit modal of a ticket: name, description and six selects from the active records. */
 export function TicketFormModal({ ticket, onClose }: { ticket?: TTicket; onClose: () => void }) {
   const queryClient = useQueryClient();
   const isEdit = ticket !== undefined;

@@ -133,7 +133,7 @@ function StatusSelect({ ticket }: { ticket: TTicketDetail }) {
   );
 }
 
-/** /tickets/:id — one ticket in full with its timeline (issue 12). */
+/** /tickets/:id — one ticket in full with its timeline. */
 export default function TicketPage() {
   const { id: rawId } = useParams();
   const id = Number(rawId);
@@ -277,7 +277,7 @@ export default function TicketPage() {
             </Stack>
           </Paper>
           {/*
-           * ATTACHMENTS SLOT (issue 12 × attachments branch): the attachments panel of this
+           * ATTACHMENTS SLOT: the attachments panel of this
            * ticket goes here, e.g. <TicketAttachments ticketId={ticket.id} canUpload={can.update} />,
            * once the attachments feature is merged. Nothing is rendered until then.
            */}

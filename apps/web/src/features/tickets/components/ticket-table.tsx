@@ -123,8 +123,8 @@ function TicketCard({ ticket, actions }: { ticket: TTicket; actions?: ReactNode 
 }
 
 /**
- * A ticket list (SPEC §2, §9; issue 12): search, filters and sort kept in the URL,
- * sortable headers, page size, numbered pagination, 'Exportar CSV', the §8 empty
+ * A ticket list: search, filters and sort kept in the URL,
+ * sortable headers, page size, numbered pagination, 'Exportar CSV', the empty
  * states and load-failure notice; cards instead of the table under 768 px.
  */
 export function TicketTable({

@@ -44,7 +44,7 @@ type Dialog =
 
 /**
  * Mis Tickets and Tickets Generales: the ticket list with 'Agregar' (w), edit
- * (u), 'Asignar' (w), the assignee pencil (u) and the activities column of SPEC §6.
+ * (u), 'Asignar' (w), the assignee pencil (u) and the activities column.
  */
 export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; section: SectionName; title: string }) {
   const session = useSession();
@@ -53,7 +53,7 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
   const newTicketRequest = useNewTicketRequest(canCreate);
   usePreloadDialogs();
   const user = session?.user;
-  // From 1200 px the table shows 'Creado'; from 1408 px also 'Proyecto' and 'Actualizado' (issue 12: fits 1366 px).
+  // From 1200 px the table shows 'Creado'; from 1408 px also 'Proyecto' and 'Actualizado' (so it fits 1366 px).
   const isWide = useMedia('(min-width: 75em)');
 
   const columns: TicketColumn[] = [

@@ -2,7 +2,7 @@ import type { TUserTicketsResponse, TWorkloadPage } from '@portal/contract';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '@/lib/api-client.ts';
 
-/** SPEC §7: the workload loads page 1 with per_page 100. */
+/** The workload loads page 1 with per_page 100. */
 export const workloadQuery = (search: string) =>
   queryOptions({
     queryKey: ['workload', search],

@@ -28,7 +28,7 @@ import { userTicketsQuery, workloadQuery } from '../api/workload-api.ts';
 
 const initials = (u: TWorkloadItem) => `${u.name[0] ?? ''}${u.last_name[0] ?? ''}`.toUpperCase();
 
-/** /workload 'Carga de trabajo' (SPEC §2, DESIGN.md): a card per user with their ticket counts. */
+/** /workload 'Carga de trabajo': a card per user with their ticket counts. */
 export default function WorkloadPage() {
   const [search, setSearch, debouncedSearch] = useSearch();
   const [selected, setSelected] = useState<TWorkloadItem | null>(null);
