@@ -6,14 +6,14 @@ export type RecordStatusId = (typeof RECORD_STATUS)[keyof typeof RECORD_STATUS];
 export const recordStatusName = (statusId: number): string =>
   statusId === RECORD_STATUS.active ? 'Activo' : statusId === RECORD_STATUS.inactive ? 'Inactivo' : 'Desconocido';
 
-/** Where a ticket status stands in a ticket's life (DESIGN.md). */
+/** Where a ticket status stands in a ticket's life. */
 export const ticketStages = ['open', 'started', 'closed'] as const;
 export type TicketStage = (typeof ticketStages)[number];
 
 export const permissionFlags = ['r', 'w', 'u', 'd'] as const;
 export type PermissionFlag = (typeof permissionFlags)[number];
 
-/** Section names of every screen (SPEC §2), seeded and enforced by the API. */
+/** Section names of every screen, seeded and enforced by the API. */
 export const SECTIONS = {
   tickets: 'tickets_main',
   generalTickets: 'gt_main',
@@ -41,7 +41,7 @@ export type SectionName = (typeof SECTIONS)[keyof typeof SECTIONS];
 
 export const PAGE_SIZES = [5, 7, 10, 20, 50] as const;
 export const DEFAULT_PAGE_SIZE = 7;
-/** Page sizes of the ticket history and the assign modal (SPEC §9). */
+/** Page sizes of the ticket history and the assign modal. */
 export const TICKET_PAGE_SIZES = [5, 10, 20, 50] as const;
 export const DEFAULT_HISTORY_PAGE_SIZE = 10;
 export const DEFAULT_ASSIGN_PAGE_SIZE = 5;
@@ -64,7 +64,7 @@ export const DEFAULT_AVATAR_URL = `${AVATAR_URL_PREFIX}${DEFAULT_AVATAR_FILE}`;
 export { ticketSortColumns, type TicketSortColumn } from './ticket-fields.ts';
 export const DEFAULT_TICKET_SORT: { by: TicketSortColumn; dir: 'asc' | 'desc' } = { by: 'id', dir: 'desc' };
 
-/** Texts of the notifications feature (SPEC §1, §8; DESIGN.md). */
+/** Texts of the notifications feature. */
 export const NOTIFICATION_TEXT = {
   assigned: 'Se te ha asignado un nuevo ticket',
   activityAdded: 'Se registró una nueva actividad en tu ticket',

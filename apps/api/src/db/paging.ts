@@ -1,6 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 
-/** Which page of a list, and how long pages are (SPEC §7). */
+/** Which page of a list, and how long pages are. */
 export interface Paging {
   page: number;
   per_page: number;
@@ -50,5 +50,5 @@ export const pageMeta = (total: number, { page, per_page }: Paging) => ({
   per_page,
 });
 
-/** A page with its position beside the rows, as the catalogue lists answer (SPEC §7). */
+/** A page with its position beside the rows, as the catalogue lists answer. */
 export const flatPage = <T>(data: T[], total: number, paging: Paging) => ({ data, ...pageMeta(total, paging) });

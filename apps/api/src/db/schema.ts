@@ -137,7 +137,7 @@ export interface TicketClosuresTable {
   user_id: number;
 }
 
-/** A ticket's timeline (issue 12), written in the transaction of each change. */
+/** A ticket's timeline, written in the transaction of each change. */
 export interface TicketEventsTable {
   id: Generated<number>;
   ticket_id: number;

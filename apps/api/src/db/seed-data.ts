@@ -1,6 +1,6 @@
 import { SECTIONS, type PermissionFlag, type TicketStage } from '@portal/contract';
 
-/** Route name (path without the slash) → its sections (SPEC §2, DESIGN.md). */
+/** Route name (path without the slash) → its sections. */
 export const routeSections: Record<string, string[]> = {
   tickets: [SECTIONS.tickets],
   'general-tickets': [SECTIONS.generalTickets],

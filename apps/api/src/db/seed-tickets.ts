@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { recordCreatedEvents } from './migrations/0007-ticket-events-and-sorting.ts';
 import type { DB } from './schema.ts';
 
-/** What goes wrong in a logistics operation; names and descriptions follow the ticket form's rules (SPEC §5). */
+/** What goes wrong in a logistics operation; names and descriptions follow the ticket form's rules. */
 export const ticketTemplates: [name: string, description: string][] = [
   ['Lector de códigos sin respuesta', 'El lector del andén no registra las etiquetas de las tarimas entrantes'],
   ['Montacargas con falla hidráulica', 'El montacargas pierde presión al levantar tarimas de más de 800 kg'],

@@ -148,7 +148,7 @@ const userSummaryFields = {
   username: z.string(),
 };
 
-/** A ticket as the lists show it (SPEC §3, read side). */
+/** A ticket as the lists show it (read side). */
 export const ZTicket = z.object({
   id: z.number(),
   name: z.string(),
@@ -178,7 +178,7 @@ export type TTicket = z.infer<typeof ZTicket>;
 export const ZTicketPage = ZListResponse(ZTicket, { meta: ZPageMeta });
 export type TTicketPage = z.infer<typeof ZTicketPage>;
 
-/** Create and edit form of the large ticket modal; name and description are alphanumeric (SPEC §5). */
+/** Create and edit form of the large ticket modal; name and description are alphanumeric. */
 export const ZTicketWrite = z.object({
   name: ZText('alphanumeric', { max: 150 }),
   description: ZText('alphanumeric', { max: 2000 }),
@@ -205,7 +205,7 @@ z.globalRegistry.add(ZTicketWrite, {
 
 export const ZTicketResponse = ZDataResponse(ZTicket);
 
-/** What happened to a ticket (its timeline, issue 12). */
+/** What happened to a ticket (its timeline). */
 export const ticketEventKinds = [
   'created',
   'edited',
@@ -276,7 +276,7 @@ export type TAssignableUser = z.infer<typeof ZAssignableUser>;
 export const ZAssignableUsersPage = ZListResponse(ZAssignableUser, { meta: ZPageMeta });
 export type TAssignableUsersPage = z.infer<typeof ZAssignableUsersPage>;
 
-/** Profile card item (SPEC §3 "last-tickets item"). */
+/** An item of the profile card's last tickets. */
 export const ZLastTicket = z.object({
   id: z.number(),
   name: z.string(),
@@ -289,7 +289,7 @@ export const ZLastTicket = z.object({
 export const ZLastTickets = z.array(ZLastTicket);
 export type TLastTicket = z.infer<typeof ZLastTicket>;
 
-/** Workload list body (SPEC §7: page, per_page, search on name or last name). */
+/** Workload list body (page, per_page, search on name or last name). */
 export const ZWorkloadQuery = ZListQueryWith(100);
 
 export const ZWorkloadItem = z.object({

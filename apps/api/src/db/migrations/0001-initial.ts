@@ -3,7 +3,7 @@ import type { Dialect } from '../database.ts';
 
 type Table = CreateTableBuilder<string, string>;
 
-/** The whole schema of SPEC §3 plus the DESIGN.md decisions, for both dialects. */
+/** The whole first schema, for both dialects. */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const pg = dialect === 'postgres';
   const timestamp = pg ? 'timestamptz' : 'text';

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.ts';
 
 /**
- * The ticket's page and the list filters and sorts (issue 12):
+ * The ticket's page and the list filters and sorts:
  * - `ticket_events`, the timeline of each ticket, written in the transaction of each change;
  *   every existing ticket gets its 'created' event in one INSERT … SELECT (the index is built after it);
  * - the indexes the sorted lists walk (`(column, id)`), and `created_at` to turn a date range into an id range.

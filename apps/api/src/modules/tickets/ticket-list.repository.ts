@@ -19,7 +19,7 @@ import { TICKET_COLUMNS } from './ticket-columns.ts';
 import { ticketOf, type TicketNamesRepository } from './ticket-names.repository.ts';
 import { fts5Body, parseTicketSearch, pgTsquery, termsOf, type TicketSearch } from './ticket-search.ts';
 
-/** Which tickets a list may show: all, or those the user created or is assigned to (DESIGN.md). */
+/** Which tickets a list may show: all, or those the user created or is assigned to. */
 export type TicketScope = { kind: 'all' } | { kind: 'mine'; userId: number };
 
 /** Which tickets a list shows, and in what order: every list, page and export reads one. */

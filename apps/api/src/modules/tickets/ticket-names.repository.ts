@@ -147,7 +147,7 @@ export function createTicketNamesRepository(
 }
 export type TicketNamesRepository = ReturnType<typeof createTicketNamesRepository>;
 
-/** A ticket as the API shows it (SPEC §3, read side): its row and the names it refers to. */
+/** A ticket as the API shows it (read side): its row and the names it refers to. */
 export const ticketOf = (r: Omit<Selectable<TicketsTable>, 'stage'>, names: TicketNames): TTicket => ({
   id: r.id,
   name: r.name,
