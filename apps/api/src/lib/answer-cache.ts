@@ -60,7 +60,7 @@ export interface AnswerCounts {
   database: number;
 }
 
-/** Whether a request asks for an answer not taken from a cache (`Cache-Control: no-cache`, HTTP caching: the no-cache request directive). */
+/** Whether a request asks for an answer not taken from a cache (`Cache-Control: no-cache`). */
 export const asksFresh = (headers: { 'cache-control'?: string }) =>
   /(^|[\s,])no-cache\b/i.test(headers['cache-control'] ?? '');
 export type AnswerCache = ReturnType<typeof createAnswerCache>;
