@@ -154,6 +154,8 @@ test('an agent sees only the screens the role may open, and g g does nothing for
   await page.keyboard.type('usuarios');
   await expect(palette(page).getByRole('group', { name: 'Ir a' })).toHaveCount(0);
   await page.keyboard.press('Escape');
+  // Shortcuts are ignored while any modal is open, the closing palette included.
+  await expect(page.locator('[aria-modal="true"]')).toHaveCount(0);
 
   await page.keyboard.press('g');
   await page.keyboard.press('g');
