@@ -100,23 +100,25 @@ export const INDEX_SYNC_BATCH = 1000;
  * written by SQL) never holds the process. With `isBounded` (a search) the caller does one
  * step and leaves the rest to a run in the background; what is still queued is matched by
  * `ftsRows` directly. Concurrent runs are one. Within a transaction (the seed, a rebuild)
- * the steps run in it, back to back.
+ * the steps run in it, back to back. Answers whether tickets may still wait in the queue.
  */
-export async function syncTicketIndex(db: Kysely<DB>, dialect: Dialect, isBounded = false): Promise<void> {
-  if (dialect !== 'sqlite') return;
+export async function syncTicketIndex(db: Kysely<DB>, dialect: Dialect, isBounded = false): Promise<boolean> {
+  if (dialect !== 'sqlite') return false;
   if (db.isTransaction) {
     while (!(await indexQueuedStep(db)));
-    return;
+    return false;
   }
   if (isBounded) {
+    if (runs.has(db)) return true;
     // Nearly always the queue is empty: one look, no transaction.
-    if (runs.has(db) || !(await isQueued(db)) || (await db.transaction().execute(indexQueuedStep))) return;
+    if (!(await isQueued(db)) || (await db.transaction().execute(indexQueuedStep))) return false;
     void indexInBackground(db).catch(() => undefined); // the next write or search starts it again
-    return;
+    return true;
   }
   await indexInBackground(db);
   // A ticket queued while the shared run was finishing may be after its last look.
-  if (!stopped.has(db) && (await isQueued(db))) await syncTicketIndex(db, dialect);
+  if (!stopped.has(db) && (await isQueued(db))) return syncTicketIndex(db, dialect);
+  return stopped.has(db);
 }
 
 /** The run of `syncTicketIndex` in progress, per database. */
@@ -146,14 +148,18 @@ function indexInBackground(db: Kysely<DB>): Promise<void> {
  * from: the index's, but for tickets still queued for it, which are matched here directly on
  * their row by the same word rule (lib/fts5-match.ts), so a search misses none of them while
  * the queue is worked off. The queue is read first (`cross join` keeps that order) and in id
- * order, so a page stops as soon as it has its rows, as the index's own read does.
+ * order, so a page stops as soon as it has its rows, as the index's own read does. With an
+ * empty queue (`hasQueued` false: nearly always) it is the index alone, whose rows come in
+ * rowid order, so a page or an export batch reads only as far as it needs.
  */
-export const ftsRows = (match: string) =>
-  sql`(select rowid from tickets_fts where tickets_fts match ${match}
-      and rowid not in (select id from tickets_fts_pending)
-    union all
-    select p.id as rowid from tickets_fts_pending p cross join tickets t on t.id = p.id
-    where portal_fts_match(${match}, t.name || ' ' || t.description, ${sql.raw(attrsOf('t'))}))`;
+export const ftsRows = (match: string, hasQueued: boolean) =>
+  hasQueued
+    ? sql`(select rowid from tickets_fts where tickets_fts match ${match}
+        and rowid not in (select id from tickets_fts_pending)
+      union all
+      select p.id as rowid from tickets_fts_pending p cross join tickets t on t.id = p.id
+      where portal_fts_match(${match}, t.name || ' ' || t.description, ${sql.raw(attrsOf('t'))}))`
+    : sql`(select rowid from tickets_fts where tickets_fts match ${match})`;
 
 /** Writes the newest INDEX_SYNC_BATCH queued tickets to the index; true when the queue is then empty. */
 async function indexQueuedStep(db: Kysely<DB>): Promise<boolean> {
@@ -189,7 +195,7 @@ export const INDEX_SYNC_DELAY_MS = 100;
  */
 export function createTicketIndexSync(database: Pick<Database, 'db' | 'dialect'>, delayMs = INDEX_SYNC_DELAY_MS) {
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
+  let running: Promise<unknown> | undefined;
   let isClosed = false;
   const run = async () => {
     timer = undefined;

@@ -33,6 +33,12 @@ export interface TicketSelection {
 }
 
 /**
+ * A search with its words resolved to indexed words, and whether SQLite's index queue held
+ * tickets when the list began: only then must the index's reads also match queued rows.
+ */
+type ResolvedSearch = TicketSearch & { hasQueued: boolean };
+
+/**
  * One condition of a list: the tokens of the text index's attributes it is met by (any of
  * them; db/ticket-derivations.ts), or none when only the row can tell (a date range); and
  * as a condition on the row `t`, where `col` names a column.
@@ -171,14 +177,15 @@ export function createTicketListRepository(database: Database, names: TicketName
    * `ftsRows` matches the rest on their rows), as lists read the index.
    * Null when the list can show nothing (no such word, or a stage filter outside its tab).
    */
-  async function resolvedSearch(selection: TicketSelection): Promise<TicketSearch | null> {
-    await syncTicketIndex(db, dialect, true);
+  async function resolvedSearch(selection: TicketSelection): Promise<ResolvedSearch | null> {
+    const hasQueued = await syncTicketIndex(db, dialect, true);
     if (stagesOf(selection)?.length === 0) return null;
     const search = parseTicketSearch(selection.search);
-    if (search.kind !== 'words') return search;
+    if (search.kind !== 'words') return { ...search, hasQueued };
     const terms = await Promise.all(search.words.map(async (word) => ({ word, terms: await wordsStartingWith(word) })));
-    if (terms.some((w) => w.terms?.length === 0)) return search.id === null ? null : { kind: 'id', id: search.id };
-    return search.words.length === 0 ? null : { ...search, terms };
+    if (terms.some((w) => w.terms?.length === 0))
+      return search.id === null ? null : { kind: 'id', id: search.id, hasQueued };
+    return search.words.length === 0 ? null : { ...search, terms, hasQueued };
   }
 
   /**
@@ -189,7 +196,7 @@ export function createTicketListRepository(database: Database, names: TicketName
    * index is read in order and filtered (on SQLite `+t.col` keeps the conditions off other
    * indexes). `id` is the id to order by: FTS5 answers in rowid order only by its own rowid.
    */
-  function ticketsQuery(selection: TicketSelection, search: TicketSearch, { walk = false, needsRow = true } = {}) {
+  function ticketsQuery(selection: TicketSelection, search: ResolvedSearch, { walk = false, needsRow = true } = {}) {
     const conditions = conditionsOf(selection);
     const words = search.kind === 'words' ? search : null;
     const viaIndex = !walk && (words !== null || conditions.some((c) => c.tokens));
@@ -199,7 +206,7 @@ export function createTicketListRepository(database: Database, names: TicketName
     const joinsRow = !isFts || needsRow || onRow.length > 0;
     const col = (column: keyof TicketsTable) => sql.raw(walk && dialect === 'sqlite' ? `+t.${column}` : `t.${column}`);
     const id = sql.ref<number>(isFts ? 'f.rowid' : 't.id');
-    const fts = db.selectFrom(sql<{ rowid: number }>`${ftsRows(ftsMatch(groups, words))}`.as('f'));
+    const fts = db.selectFrom(sql<{ rowid: number }>`${ftsRows(ftsMatch(groups, words), search.hasQueued)}`.as('f'));
     const query = (isFts
       ? joinsRow
         ? fts.innerJoin('tickets as t', 't.id', 'f.rowid')
@@ -274,7 +281,7 @@ export function createTicketListRepository(database: Database, names: TicketName
   }
 
   /** The list's total: exact from the counters when they hold its conditions, else counted up to the cap. */
-  async function totalOf(selection: TicketSelection, search: TicketSearch) {
+  async function totalOf(selection: TicketSelection, search: ResolvedSearch) {
     const sets = countedSets(selection);
     if (sets) {
       const stages = stagesOf(selection);
@@ -312,7 +319,7 @@ export function createTicketListRepository(database: Database, names: TicketName
    */
   async function pageIds(
     selection: TicketSelection,
-    search: TicketSearch,
+    search: ResolvedSearch,
     matches: number | null,
     limit: number,
     offset: number,
