@@ -109,9 +109,18 @@ export async function syncTicketIndex(db: Kysely<DB>, dialect: Dialect, isBounde
     return false;
   }
   if (isBounded) {
-    if (runs.has(db)) return true;
-    // Nearly always the queue is empty: one look, no transaction.
-    if (!(await isQueued(db)) || (await db.transaction().execute(indexQueuedStep))) return false;
+    // Nearly always the queue is empty: one look, no transaction. A queue of one step or less
+    // (what writers leave between two syncs) is written before the caller reads the index, by
+    // the caller or by the run already at it (waited for briefly), so the index alone answers;
+    // a longer one is left to the run in the background.
+    const queued = await queuedUpTo(db, INDEX_SYNC_BATCH + 1);
+    if (queued === 0) return false;
+    const run = runs.get(db);
+    if (run && queued <= INDEX_SYNC_BATCH) {
+      await Promise.race([run, new Promise((resolve) => setTimeout(resolve, INDEX_SYNC_DELAY_MS).unref())]);
+      return isQueued(db);
+    }
+    if (!run && queued <= INDEX_SYNC_BATCH && (await db.transaction().execute(indexQueuedStep))) return false;
     void indexInBackground(db).catch(() => undefined); // the next write or search starts it again
     return true;
   }
@@ -126,8 +135,16 @@ const runs = new WeakMap<Kysely<DB>, Promise<void>>();
 /** Databases about to close: their runs stop after the current step (the queue waits in its table). */
 const stopped = new WeakSet<Kysely<DB>>();
 
-const isQueued = async (db: Kysely<DB>) =>
-  (await sql`select 1 from tickets_fts_pending limit 1`.execute(db)).rows.length > 0;
+/** How many tickets wait in the queue, counted up to `limit`. */
+const queuedUpTo = async (db: Kysely<DB>, limit: number) =>
+  Number(
+    (
+      await sql<{
+        n: number;
+      }>`select count(*) as n from (select 1 from tickets_fts_pending limit ${sql.lit(limit)})`.execute(db)
+    ).rows[0]?.n ?? 0,
+  );
+const isQueued = async (db: Kysely<DB>) => (await queuedUpTo(db, 1)) > 0;
 
 /** Works the queue off step by step, one run per database at a time. */
 function indexInBackground(db: Kysely<DB>): Promise<void> {
