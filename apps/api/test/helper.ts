@@ -42,7 +42,7 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
  * pg's Pool.end() resolves before its sockets have closed; a forced drop would
  * then kill them mid-close and surface as an uncaught error, so wait for them first.
  */
-async function dropDatabase(dbName: string): Promise<void> {
+export async function dropDatabase(dbName: string): Promise<void> {
   await withAdmin(async (c) => {
     for (let attempt = 0; attempt < 100; attempt += 1) {
       const { rows } = await c.query<{ n: number }>(
@@ -54,6 +54,15 @@ async function dropDatabase(dbName: string): Promise<void> {
     }
     await c.query(`drop database if exists ${dbName} with (force)`);
   });
+}
+
+/** A new empty PostgreSQL database on the test server: its name and URL (drop it with dropDatabase). */
+export async function createPgDatabase(prefix: string): Promise<{ name: string; url: string }> {
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await withAdmin((c) => c.query(`create database ${name}`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString() };
 }
 
 export interface TestApp {
@@ -82,11 +91,7 @@ export async function createTestApp(dialect: TestDialect, env: Record<string, st
   let databaseUrl: string | undefined;
   let dbName: string | undefined;
   if (dialect === 'postgres') {
-    dbName = `portal_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-    await withAdmin((c) => c.query(`create database ${dbName}`));
-    const url = new URL(adminUrl);
-    url.pathname = `/${dbName}`;
-    databaseUrl = url.toString();
+    ({ name: dbName, url: databaseUrl } = await createPgDatabase('portal_test'));
   }
   const config = loadConfig({
     DATA_DIR: dataDir,

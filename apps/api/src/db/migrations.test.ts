@@ -1,9 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createDatabase, type Dialect } from './database.ts';
+import { createPgDatabase, dropDatabase } from '../../test/helper.ts';
 import { migrateToLatest } from './migrator.ts';
 
 /**
@@ -12,7 +11,6 @@ import { migrateToLatest } from './migrator.ts';
  * (or code it imports) fails here. After adding a migration, write the new snapshot with
  * `UPDATE_SCHEMA_SNAPSHOT=1 npx vitest run apps/api/src/db/migrations.test.ts` and review its diff.
  */
-const adminUrl = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** SQL text as the database keeps it, without the indentation of the source it came from. */
 const tidy = (text: string | null) =>
@@ -112,14 +110,9 @@ async function migratedSchema(dialect: Dialect): Promise<string> {
       await database.destroy();
     }
   }
-  const name = `portal_schema_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
+  const { name, url } = await createPgDatabase('portal_schema');
   try {
-    await admin.query(`create database ${name}`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    const database = createDatabase({ databaseUrl: url.toString(), poolSize: 1 });
+    const database = createDatabase({ databaseUrl: url, poolSize: 1 });
     try {
       await migrateToLatest(database);
       return await postgresSchema(database.db as unknown as Kysely<unknown>);
@@ -127,17 +120,7 @@ async function migratedSchema(dialect: Dialect): Promise<string> {
       await database.destroy();
     }
   } finally {
-    // The pool's sockets close after destroy() resolves: a forced drop would cut them mid-close.
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      const { rows } = await admin.query<{ n: number }>(
-        'select count(*)::int as n from pg_stat_activity where datname = $1',
-        [name],
-      );
-      if (rows[0]?.n === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await dropDatabase(name);
   }
 }
 
