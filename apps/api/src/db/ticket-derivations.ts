@@ -21,6 +21,9 @@ import { withTriggersOff, type TableTriggers } from './triggers.ts';
  *   prefix by merging whole doclists first); on PostgreSQL the column
  *   `tickets.search_doc` (tsvector, GIN) with the same attribute tokens as lexemes (`_c12`),
  *   and `ticket_words` too;
+ * - on PostgreSQL, `ticket_attr_blocks`: for each attribute token, bitmaps of the tickets
+ *   carrying it per block of 1,024 ids, so a filtered list's total is counted in an index
+ *   (migration 0027);
  * - `ticket_counts`: how many tickets per stage in each counted set, so list totals and the
  *   workload read a few rows instead of counting tickets. Rows are spread over
  *   `COUNT_SHARDS` shards (by ticket id) so concurrent writers rarely wait on one row;
@@ -280,9 +283,27 @@ export async function createPgSearchIndex<T>(db: Kysely<T>): Promise<void> {
     with (fastupdate = off)`.execute(db);
 }
 
+/**
+ * PostgreSQL: recomputes `ticket_attr_blocks` (migration 0027), the bitmaps of the tickets
+ * carrying each attribute token, from the tickets' `search_doc`.
+ */
+export async function rebuildTicketAttrBlocks<T>(db: Kysely<T>): Promise<void> {
+  await sql`delete from ticket_attr_blocks`.execute(db);
+  await sql`insert into ticket_attr_blocks (token, block, bits)
+    select u.lexeme, t.id >> 10, bit_or(B'1'::bit(1024) >> (t.id & 1023))
+    from tickets t, unnest(t.search_doc) u
+    where left(u.lexeme, 1) = ${PG_ATTR_MARK}
+    group by u.lexeme, t.id >> 10`.execute(db);
+}
+
 /** The per-row triggers of the derivations (migration 0003), which a bulk load suspends. */
 const derivationTriggers: Record<Dialect, TableTriggers[]> = {
-  postgres: [{ table: 'tickets', names: ['tickets_counts', 'tickets_search_doc'] }],
+  postgres: [
+    {
+      table: 'tickets',
+      names: ['tickets_counts', 'tickets_search_doc', 'tickets_attr_blocks', 'tickets_attr_blocks_update'],
+    },
+  ],
   sqlite: [{ table: 'tickets', names: ['tickets_derive_insert', 'tickets_derive_update', 'tickets_derive_delete'] }],
 };
 
@@ -322,6 +343,7 @@ export async function withTicketDerivationsSuspended<T>(
       await load();
     } finally {
       await (isPg ? createPgSearchIndex(db) : rebuildSqliteIndex(db));
+      if (isPg) await rebuildTicketAttrBlocks(db);
       await rebuildTicketCounts(db);
     }
   });

@@ -14,7 +14,7 @@ import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder, type Sq
 import type { Database } from '../../db/database.ts';
 import { pageMeta } from '../../db/paging.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
-import { COUNT_KIND, ftsRows, syncTicketIndex } from '../../db/ticket-derivations.ts';
+import { COUNT_KIND, ftsRows, PG_ATTR_MARK, syncTicketIndex } from '../../db/ticket-derivations.ts';
 import { TICKET_COLUMNS } from './ticket-columns.ts';
 import { ticketOf, type TicketNamesRepository } from './ticket-names.repository.ts';
 import { fts5Body, parseTicketSearch, pgTsquery, termsOf, type TicketSearch } from './ticket-search.ts';
@@ -148,9 +148,10 @@ function countedSets(selection: TicketSelection): { kinds: number[]; users: numb
  *   PostgreSQL: `search_doc` and its GIN index), so it intersects them all; a date range is
  *   a condition on the row;
  * - the total is exact from the counters (`ticket_counts`) when they hold the list's
- *   conditions (countedSets); otherwise the matches are counted up to TICKET_COUNT_CAP (one
- *   more tells "más de"): a bound of the data, so the same request on the same data always
- *   answers the same total;
+ *   conditions (countedSets); otherwise the matches are counted, and told up to
+ *   TICKET_COUNT_CAP ("más de" beyond): on PostgreSQL, a list without words or a date range
+ *   from the attribute bitmaps (countByAttrBlocks), any other up to the cap and one more;
+ *   a bound of the data, so the same request on the same data always answers the same total;
  * - the page is that query in the sort's order (then the id) with an offset: its ids first,
  *   then those rows with their names. Sorted by a column, a list of more matches than the
  *   cap reads the column's index in order instead and filters it (the matches are dense).
@@ -280,6 +281,23 @@ export function createTicketListRepository(database: Database, names: TicketName
     return terms.reduce((o, term) => o.orderBy(wrap(term), dir), q);
   }
 
+  /**
+   * PostgreSQL: how many tickets carry, for each group, one of its attribute tokens, from
+   * their bitmaps per block of ids (`ticket_attr_blocks`): OR within a group, AND across the
+   * groups of a block that has all of them, then the bits set.
+   */
+  async function countByAttrBlocks(groups: string[][]): Promise<number> {
+    const wanted = groups.flatMap((tokens, g) => tokens.map((t) => sql`(${sql.lit(g)}, ${`${PG_ATTR_MARK}${t}`})`));
+    const { rows } = await sql<{ n: number | string }>`select coalesce(sum(bit_count(x.bits)), 0) as n
+      from (select bit_and(g.bits) as bits
+            from (select b.block, bit_or(b.bits) as bits
+                  from ticket_attr_blocks b join (values ${sql.join(wanted)}) as w(grp, token) on b.token = w.token
+                  group by w.grp, b.block) g
+            group by g.block
+            having count(*) = ${sql.lit(groups.length)}) x`.execute(db);
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /** The list's total: exact from the counters when they hold its conditions, else counted up to the cap. */
   async function totalOf(selection: TicketSelection, search: ResolvedSearch) {
     const sets = countedSets(selection);
@@ -297,6 +315,11 @@ export function createTicketListRepository(database: Database, names: TicketName
       return { total: Number(row.n ?? 0), isLowerBound: false };
     }
     // A bound of the data, never of the clock: the same request on the same data counts the same.
+    const conditions = conditionsOf(selection);
+    if (dialect === 'postgres' && search.kind === 'none' && conditions.every((c) => c.tokens)) {
+      const n = await countByAttrBlocks(conditions.map((c) => c.tokens!));
+      return { total: Math.min(n, TICKET_COUNT_CAP), isLowerBound: n > TICKET_COUNT_CAP };
+    }
     const { query } = ticketsQuery(selection, search, { needsRow: false });
     const { n } = await db
       .selectFrom(

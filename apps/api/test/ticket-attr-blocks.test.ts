@@ -1,0 +1,142 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rebuildTicketAttrBlocks } from '../src/db/ticket-derivations.ts';
+import { createSiblingApp, createTestApp, ticketBody, type TestApp } from './helper.ts';
+
+/**
+ * PostgreSQL keeps, for each attribute token, bitmaps of the tickets carrying it
+ * (`ticket_attr_blocks`), from which filtered list totals are counted. Whoever writes the
+ * tickets (the application, a script in SQL, two processes at once), the bitmaps stay what a
+ * rebuild from the tickets gives, and the totals are the tickets' own count.
+ */
+describe('attribute bitmaps on postgres', () => {
+  let t: TestApp;
+  let admin: string;
+  const db = () => t.services.database.db;
+
+  beforeAll(async () => {
+    t = await createTestApp('postgres');
+    admin = await t.login('admin');
+  });
+  afterAll(() => t?.close());
+
+  /** Every bitmap with a bit set, as text. */
+  const bitmaps = async () =>
+    (
+      await sql<{ token: string; block: number; bits: string }>`select token, block, bits::text as bits
+        from ticket_attr_blocks where bit_count(bits) > 0 order by token, block`.execute(db())
+    ).rows;
+
+  /** Tickets Generales' total for these filters, and the tickets' own count of them. */
+  async function totals(filters: Record<string, (number | null)[]>) {
+    const listed = (await t.call(admin, 'POST', '/api/general-tickets', { page: 1, per_page: 10, filters })).json();
+    let q = db()
+      .selectFrom('tickets')
+      .select((eb) => eb.fn.countAll<string>().as('n'));
+    for (const [column, values] of Object.entries(filters)) {
+      const present = values.filter((v): v is number => v !== null);
+      q = q.where((eb) =>
+        eb.or([
+          ...(present.length ? [eb(column as 'area_id', 'in', present)] : []),
+          ...(values.includes(null) ? [eb(column as 'area_id', 'is', null)] : []),
+        ]),
+      );
+    }
+    const { n } = await q.executeTakeFirstOrThrow();
+    return { listed: listed.meta.total as number, counted: Number(n) };
+  }
+
+  it('follows inserts, updates and deletes written by SQL, across blocks of ids', async () => {
+    const { id: userId } = await db()
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', 'agente')
+      .executeTakeFirstOrThrow();
+    const now = new Date().toISOString();
+    const row = (i: number) => ({
+      name: `Escrito por script ${i}`,
+      description: 'Carga de datos',
+      area_id: 1 + (i % 3),
+      project_id: 1 + (i % 2),
+      category_id: 1,
+      priority_type_id: 1 + (i % 4),
+      difficulty_id: 1,
+      status_id: 1,
+      created_by: userId,
+      user_assigned_id: i % 5 === 0 ? null : userId,
+      created_at: now,
+      updated_at: now,
+    });
+    await db()
+      .insertInto('tickets')
+      .values(Array.from({ length: 60 }, (_, i) => row(i)))
+      .execute();
+    // Ids beyond the first block of 1,024, and a jump past a whole empty block.
+    const top = await db()
+      .selectFrom('tickets')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('tickets')
+      .values([
+        { ...row(1), id: Number(top.id) + 1_030 },
+        { ...row(2), id: Number(top.id) + 2_500 },
+      ])
+      .execute();
+    await db().updateTable('tickets').set({ area_id: 3, user_assigned_id: null }).where('area_id', '=', 1).execute();
+    await db().updateTable('tickets').set({ name: 'Solo cambia el texto' }).where('priority_type_id', '=', 2).execute();
+    await db().deleteFrom('tickets').where('priority_type_id', '=', 3).execute();
+
+    for (const filters of [
+      { area_id: [3] },
+      { area_id: [2, 3], priority_type_id: [4] },
+      { user_assigned_id: [null], project_id: [2] },
+      { area_id: [1] },
+    ]) {
+      const { listed, counted } = await totals(filters);
+      expect(listed, JSON.stringify(filters)).toBe(counted);
+    }
+    const maintained = await bitmaps();
+    await rebuildTicketAttrBlocks(db());
+    expect(await bitmaps()).toEqual(maintained);
+  });
+
+  it('stays exact with two processes creating and reassigning tickets at once', async () => {
+    const other = await createSiblingApp(t);
+    try {
+      const otherAdmin = await other.login('admin');
+      const agente = (
+        await db().selectFrom('users').select('id').where('username', '=', 'agente').executeTakeFirstOrThrow()
+      ).id;
+      const create = (app: TestApp, token: string, i: number) =>
+        app.call(token, 'POST', '/api/tickets/create', {
+          ...ticketBody(`Concurrente ${i}`, 'Dos procesos a la vez'),
+          area_id: 1 + (i % 2),
+          priority_type_id: 1 + (i % 4),
+          user_assigned_id: i % 3 === 0 ? null : agente,
+        });
+      const made = await Promise.all(
+        Array.from({ length: 24 }, (_, i) => create(i % 2 ? other : t, i % 2 ? otherAdmin : admin, i)),
+      );
+      for (const r of made) expect(r.statusCode, r.body).toBe(201);
+      const ids = made.map((r) => (r.json() as { data: { id: number } }).data.id);
+      await Promise.all(
+        ids.map((id, i) =>
+          db()
+            .updateTable('tickets')
+            .set({ priority_type_id: 1 + ((i + 1) % 4) })
+            .where('id', '=', id)
+            .execute(),
+        ),
+      );
+      expect((await totals({ priority_type_id: [2], area_id: [2] })).listed).toBe(
+        (await totals({ priority_type_id: [2], area_id: [2] })).counted,
+      );
+      const maintained = await bitmaps();
+      await rebuildTicketAttrBlocks(db());
+      expect(await bitmaps()).toEqual(maintained);
+    } finally {
+      await other.close();
+    }
+  });
+});
