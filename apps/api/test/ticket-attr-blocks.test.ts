@@ -87,12 +87,13 @@ describe('attribute bitmaps on postgres', () => {
     await db().updateTable('tickets').set({ name: 'Solo cambia el texto' }).where('priority_type_id', '=', 2).execute();
     await db().deleteFrom('tickets').where('priority_type_id', '=', 3).execute();
 
-    for (const filters of [
+    const lists: Record<string, (number | null)[]>[] = [
       { area_id: [3] },
       { area_id: [2, 3], priority_type_id: [4] },
       { user_assigned_id: [null], project_id: [2] },
       { area_id: [1] },
-    ]) {
+    ];
+    for (const filters of lists) {
       const { listed, counted } = await totals(filters);
       expect(listed, JSON.stringify(filters)).toBe(counted);
     }

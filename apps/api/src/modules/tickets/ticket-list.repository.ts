@@ -283,18 +283,30 @@ export function createTicketListRepository(database: Database, names: TicketName
 
   /**
    * PostgreSQL: how many tickets carry, for each group, one of its attribute tokens, from
-   * their bitmaps per block of ids (`ticket_attr_blocks`): OR within a group, AND across the
-   * groups of a block that has all of them, then the bits set.
+   * their bitmaps per block of ids (`ticket_attr_blocks`): each group's bitmaps (OR of its
+   * tokens'), joined on the block, ANDed, and their bits counted.
    */
   async function countByAttrBlocks(groups: string[][]): Promise<number> {
-    const wanted = groups.flatMap((tokens, g) => tokens.map((t) => sql`(${sql.lit(g)}, ${`${PG_ATTR_MARK}${t}`})`));
-    const { rows } = await sql<{ n: number | string }>`select coalesce(sum(bit_count(x.bits)), 0) as n
-      from (select bit_and(g.bits) as bits
-            from (select b.block, bit_or(b.bits) as bits
-                  from ticket_attr_blocks b join (values ${sql.join(wanted)}) as w(grp, token) on b.token = w.token
-                  group by w.grp, b.block) g
-            group by g.block
-            having count(*) = ${sql.lit(groups.length)}) x`.execute(db);
+    const bitmapsOf = (tokens: string[]) => {
+      const lexemes = tokens.map((t) => `${PG_ATTR_MARK}${t}`);
+      return lexemes.length === 1
+        ? sql`(select block, bits from ticket_attr_blocks where token = ${lexemes[0]})`
+        : sql`(select block, bit_or(bits) as bits from ticket_attr_blocks
+               where token in (${sql.join(lexemes)}) group by block)`;
+    };
+    const names = groups.map((_, i) => sql.raw(`g${i}`));
+    const from = groups
+      .slice(1)
+      .reduce(
+        (q, tokens, i) => sql`${q} join ${bitmapsOf(tokens)} as ${names[i + 1]} on ${names[i + 1]}.block = g0.block`,
+        sql`${bitmapsOf(groups[0]!)} as g0`,
+      );
+    const bits = sql.join(
+      names.map((n) => sql`${n}.bits`),
+      sql` & `,
+    );
+    const { rows } = await sql<{ n: number | string }>`select coalesce(sum(bit_count(${bits})), 0) as n
+      from ${from}`.execute(db);
     return Number(rows[0]?.n ?? 0);
   }
 
