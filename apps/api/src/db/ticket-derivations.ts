@@ -301,7 +301,13 @@ const derivationTriggers: Record<Dialect, TableTriggers[]> = {
   postgres: [
     {
       table: 'tickets',
-      names: ['tickets_counts', 'tickets_search_doc', 'tickets_attr_blocks', 'tickets_attr_blocks_update'],
+      names: [
+        'tickets_counts',
+        'tickets_search_doc',
+        'tickets_attr_blocks_insert',
+        'tickets_attr_blocks_update',
+        'tickets_attr_blocks_delete',
+      ],
     },
   ],
   sqlite: [{ table: 'tickets', names: ['tickets_derive_insert', 'tickets_derive_update', 'tickets_derive_delete'] }],
