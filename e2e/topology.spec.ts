@@ -102,8 +102,8 @@ test('signs in through nginx; a ticket assigned through one process shows live w
   const { holder, other } = await holderOf(1);
 
   const ticketId = await assignThrough(other, await userIdOf(agente), 'Asignado en el otro proceso');
-  // Live through the stream, unbuffered by nginx: the tray's polling would take far longer.
-  await expect(agente.getByText(`Ticket #${ticketId}`).first()).toBeVisible({ timeout: 3_000 });
+  // Live through the stream, unbuffered by nginx: the tray polls only once a minute.
+  await expect(agente.getByText(`Ticket #${ticketId}`).first()).toBeVisible({ timeout: 5_000 });
   expect(await holder.openStreams(topology.metricsToken)).toBe(1);
   await agente.context().close();
 });
@@ -248,7 +248,7 @@ test('SIGTERM of one process while people write: no acknowledged write lost, the
   expect(holder.isRunning).toBe(false);
   await expect.poll(() => survivor.openStreams(topology.metricsToken)).toBe(2);
   const ticketId = await assignThrough(survivor, await userIdOf(agente), 'Asignado tras el cierre');
-  await expect(agente.getByText(`Ticket #${ticketId}`).first()).toBeVisible({ timeout: 3_000 });
+  await expect(agente.getByText(`Ticket #${ticketId}`).first()).toBeVisible({ timeout: 5_000 });
 
   // The people stay signed in, also on a reload.
   for (const [page, username] of [
