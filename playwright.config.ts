@@ -15,6 +15,11 @@ export const E2E_SHORT_TTL_PORT = E2E_PORT + 1;
 export const E2E_RECOVERY_PORT = E2E_PORT + 2;
 export const E2E_SMTP_PORT = E2E_PORT + 3;
 export const E2E_SMTP_URL = `smtp://portal:smtp-secret@127.0.0.1:${E2E_SMTP_PORT}`;
+/**
+ * e2e/topology.spec.ts starts nginx on this port and two portal processes on the next two
+ * (on PostgreSQL and Redis), apart from the servers below.
+ */
+export const E2E_TOPOLOGY_PORT = Number(process.env.E2E_TOPOLOGY_PORT ?? E2E_PORT + 4);
 
 const freshDataDir = () => mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
 const server = (port: number, env: Record<string, string> = {}) => ({

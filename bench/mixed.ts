@@ -17,14 +17,16 @@
  *   agent by a supervisor or the administrator (from tickets created for it before the run).
  *
  * It runs on 10 connections (autocannon), twice, each time in a server of its own after a
- * warm-up, and is read as a share of a bare Fastify route measured before and after.
+ * warm-up, and is read as a share of a bare Fastify route measured before and after. On
+ * PostgreSQL it runs with one process and again with two (`WORKERS=2`), each beside the bare
+ * route measured before and after it.
  *
  *   npm run bench -- --keep work --only mixed          # this alone, on both databases
  */
 import autocannon from 'autocannon';
 import { ticketTemplates } from '../apps/api/src/db/seed-tickets.ts';
 import { random } from './generate-tickets.ts';
-import { cpuMs, startServer } from './server.ts';
+import { startServer, treeCpuMs } from './server.ts';
 
 /** Words searched for: common, rare and absent ones, and places. */
 const SEARCH_WORDS = [
@@ -260,56 +262,67 @@ export async function runMixed(options: {
   jwtSecret: string;
   seconds: number;
   bare: () => Promise<number>;
+  /** Serving processes (`WORKERS`), one measurement each; more than one on PostgreSQL only. */
+  workers?: number[];
 }): Promise<MixedRow[]> {
-  const bareBefore = await options.bare();
-  const runs: { rps: number; cpuPerRequest: number; errors: number }[] = [];
+  const rows: MixedRow[] = [];
   // Signed in once: every server of the run shares the signing key, so the tokens stay valid.
   let callers: Callers | undefined;
-  for (let round = 0; round < ROUNDS; round++) {
-    const server = await startServer({
-      dataDir: options.dataDir,
-      databaseUrl: options.databaseUrl,
-      jwtSecret: options.jwtSecret,
-    });
-    try {
-      callers ??= await signInCallers(server.base);
-      const pool = await assignmentPool(server.base, callers.managers[0]!);
-      const { json } = await call(server.base, undefined, 'GET', '/api/csrf-token');
-      const csrf = (json as unknown as { token: string }).token;
-      // Warm-up (JIT, caches, pool) on a sequence of its own; the measured one starts afresh.
-      await cannonMixed(server.base, csrf, workload(callers, pool.slice(0, pool.length / 4)), 3);
-      const cpuBefore = cpuMs(server.child.pid!);
-      const load = await cannonMixed(
-        server.base,
-        csrf,
-        workload(callers, pool.slice(pool.length / 4)),
-        options.seconds,
-      );
-      const cpuPerRequest = (cpuMs(server.child.pid!) - cpuBefore) / Math.max(1, load.requests);
-      runs.push({ rps: load.rps, cpuPerRequest, errors: load.errors });
-      console.log(
-        `  mixed workload: ${Math.round(load.rps)} req/s, ${cpuPerRequest.toFixed(2)} ms CPU/req, ${load.errors} errors (${callers.agents.length + callers.managers.length} callers)`,
-      );
-    } finally {
-      await server.stop();
+  // The bare route before and after each measurement (the one between two serves both).
+  let bareBefore = await options.bare();
+  for (const workers of options.workers ?? [1]) {
+    const runs: { rps: number; cpuPerRequest: number; errors: number }[] = [];
+    const processes = workers === 1 ? '1 process' : `${workers} processes (WORKERS)`;
+    for (let round = 0; round < ROUNDS; round++) {
+      const server = await startServer({
+        dataDir: options.dataDir,
+        databaseUrl: options.databaseUrl,
+        jwtSecret: options.jwtSecret,
+        env: { WORKERS: String(workers) },
+      });
+      try {
+        callers ??= await signInCallers(server.base);
+        const pool = await assignmentPool(server.base, callers.managers[0]!);
+        const { json } = await call(server.base, undefined, 'GET', '/api/csrf-token');
+        const csrf = (json as unknown as { token: string }).token;
+        // Warm-up (JIT, caches, pool, every process started) on a sequence of its own; the measured one starts afresh.
+        await cannonMixed(server.base, csrf, workload(callers, pool.slice(0, pool.length / 4)), 3);
+        const cpuBefore = treeCpuMs(server.child.pid!);
+        const load = await cannonMixed(
+          server.base,
+          csrf,
+          workload(callers, pool.slice(pool.length / 4)),
+          options.seconds,
+        );
+        const cpuPerRequest = (treeCpuMs(server.child.pid!) - cpuBefore) / Math.max(1, load.requests);
+        runs.push({ rps: load.rps, cpuPerRequest, errors: load.errors });
+        console.log(
+          `  mixed workload, ${processes}: ${Math.round(load.rps)} req/s, ${cpuPerRequest.toFixed(2)} ms CPU/req, ${load.errors} errors (${callers.agents.length + callers.managers.length} callers)`,
+        );
+      } finally {
+        await server.stop();
+      }
     }
+    const bareAfter = await options.bare();
+    const bareRps = (bareBefore + bareAfter) / 2;
+    bareBefore = bareAfter;
+    const mean = (of: (r: (typeof runs)[number]) => number) => runs.reduce((sum, r) => sum + of(r), 0) / runs.length;
+    rows.push(
+      {
+        dialect: options.dialect,
+        endpoint: `mixed workload, ${processes}: bare Fastify route (mean of before and after)`,
+        'req/s (10 conn)': Math.round(bareRps),
+        '% of bare': '100%',
+      },
+      {
+        dialect: options.dialect,
+        endpoint: `mixed workload, ${processes} (runs: ${runs.map((r) => Math.round(r.rps)).join(', ')} req/s)`,
+        'req/s (10 conn)': Math.round(mean((r) => r.rps)),
+        '% of bare': `${((100 * mean((r) => r.rps)) / bareRps).toFixed(1)}%`,
+        'server CPU ms/req': mean((r) => r.cpuPerRequest).toFixed(2),
+        errors: mean((r) => r.errors),
+      },
+    );
   }
-  const bareRps = (bareBefore + (await options.bare())) / 2;
-  const mean = (of: (r: (typeof runs)[number]) => number) => runs.reduce((sum, r) => sum + of(r), 0) / runs.length;
-  return [
-    {
-      dialect: options.dialect,
-      endpoint: 'mixed workload: bare Fastify route (mean of before and after)',
-      'req/s (10 conn)': Math.round(bareRps),
-      '% of bare': '100%',
-    },
-    {
-      dialect: options.dialect,
-      endpoint: `mixed workload (runs: ${runs.map((r) => Math.round(r.rps)).join(', ')} req/s)`,
-      'req/s (10 conn)': Math.round(mean((r) => r.rps)),
-      '% of bare': `${((100 * mean((r) => r.rps)) / bareRps).toFixed(1)}%`,
-      'server CPU ms/req': mean((r) => r.cpuPerRequest).toFixed(2),
-      errors: mean((r) => r.errors),
-    },
-  ];
+  return rows;
 }

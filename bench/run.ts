@@ -28,7 +28,8 @@
  * beside the health check.
  *
  * Then a mixed workload (bench/mixed.ts: about 50 signed-in callers, their lists, pages and
- * searches, catalogues, notification polls and 1 write in 20); `--only mixed` runs just that.
+ * searches, catalogues, notification polls and 1 write in 20), on PostgreSQL with one process and
+ * with two (`WORKERS=2`); `--only mixed` runs just that.
  *
  * At the end of the first dialect, Lighthouse (bench/lighthouse.ts) measures
  * /login and /tickets on that server, mobile and desktop presets, median of
@@ -592,6 +593,8 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
           jwtSecret,
           seconds: 2 * cannonSeconds,
           bare: async () => (await bare()).rps,
+          // Several processes serve one PostgreSQL database; SQLite is served by one.
+          workers: dialect === 'postgres' ? [1, 2] : [1],
         })),
       );
     }

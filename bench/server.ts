@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from './lighthouse.ts';
 
@@ -26,6 +26,21 @@ export async function waitFor(url: string, child: ChildProcess, timeoutMs = 120_
 export const cpuMs = (pid: number) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
+/** `cpuMs` of a process and of every process it started (the serving processes of `WORKERS=N`). */
+export const treeCpuMs = (pid: number): number => {
+  let total = cpuMs(pid);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const parent = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+      if (parent === pid) total += treeCpuMs(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
 };
 
 export interface BenchServer {

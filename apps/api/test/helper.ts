@@ -124,7 +124,8 @@ export async function createSiblingApp(base: TestApp): Promise<TestApp> {
   return startTestApp(base.config, database, async () => undefined);
 }
 
-async function startTestApp(
+/** A portal on an existing, migrated database; `cleanup` runs after it closes. */
+export async function startTestApp(
   config: Config,
   database: ReturnType<typeof createDatabase>,
   cleanup: () => Promise<void>,
