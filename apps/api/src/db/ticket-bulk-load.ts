@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
-import { textWords } from '../lib/search-text.ts';
+import { createTextWordsCache } from '../lib/search-text.ts';
 import type { Dialect } from './database.ts';
 import { pgSearchDocOf } from './ticket-derivations.ts';
 
@@ -76,6 +76,7 @@ export function sqliteTicketLoader(connection: SQLite.Database): TicketLoader {
   );
   const insertWord = connection.prepare('insert or ignore into ticket_words (word) values (?)');
   const words = new Set<string>();
+  const textWords = createTextWordsCache();
   return {
     write(rows) {
       for (const row of rows) {
@@ -121,6 +122,7 @@ export function withSqliteTicketIndexesOff<T>(connection: SQLite.Database, fn: (
 /** PostgreSQL: each batch is one `insert … select from unnest(<arrays>)`, with its `search_doc`. */
 export function pgTicketLoader<T>(db: Kysely<T>): TicketLoader {
   const words = new Set<string>();
+  const textWords = createTextWordsCache();
   return {
     async write(rows) {
       const arrays = TICKET_LOAD_COLUMNS.map((_, c) => rows.map((row) => row[c]));
