@@ -99,7 +99,8 @@ export async function loadTicketRows(
   if (!sqliteFile) throw new Error('An import on SQLite needs the database file');
   const connection = new SQLite(sqliteFile, { fileMustExist: true });
   connection.pragma('busy_timeout = 5000');
-  connection.pragma('cache_size = -262144');
+  // The load's and the rebuild's pages stay in memory until the commit (the import's own connection, closed after).
+  connection.pragma('cache_size = -1000000');
   connection.pragma('temp_store = MEMORY');
   connection.pragma('foreign_keys = ON');
   registerSqliteFunctions(connection);
