@@ -47,7 +47,7 @@ test('an administrator imports a CSV with a progress bar; bad lines are listed a
   await dialog.getByRole('button', { name: 'Importar' }).click();
   await expect(dialog.getByRole('progressbar', { name: 'Avance de la importación' })).toBeVisible();
   await expect(dialog.getByText(/^Se importaron 25[,.]000 tickets\.$/)).toBeVisible({ timeout: 120_000 });
-  await dialog.getByRole('button', { name: 'Cerrar' }).click();
+  await dialog.getByRole('button', { name: 'Aceptar' }).click();
 
   // The imported tickets are listed and found, with their names resolved and dates kept; the bad file left none.
   await page.getByRole('textbox', { name: /^Buscar en/ }).fill(`${tag} 7`);
@@ -64,7 +64,7 @@ test('an administrator imports a CSV with a progress bar; bad lines are listed a
 test('Importar CSV is not offered to a supervisor, and the API refuses one', async ({ page, request }) => {
   await signInQuickly(page, 'supervisor');
   await page.goto('/general-tickets');
-  await expect(page.getByRole('button', { name: 'Agregar' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Agregar' })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('button', { name: 'Importar CSV' })).toHaveCount(0);
   const token = await page.evaluate(() => localStorage.getItem('token'));
   const response = await request.post('/api/tickets/import', {

@@ -142,7 +142,7 @@ export function ImportCsvModal({ opened, onClose }: { opened: boolean; onClose: 
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={close} disabled={isBusy}>
-            {state.kind === 'done' ? 'Cerrar' : 'Cancelar'}
+            {state.kind === 'done' ? 'Aceptar' : 'Cancelar'}
           </Button>
           {state.kind !== 'done' && (
             <Button onClick={() => void start()} disabled={!file} loading={isBusy}>
