@@ -340,6 +340,7 @@ export const TICKET_IMPORT_MSG = {
   busy: 'Ya hay una importación en curso. Espera a que termine.',
   noFile: 'Adjunta un archivo CSV.',
   tooLarge: 'El archivo es demasiado grande.',
+  interrupted: 'El archivo no llegó completo. Inténtalo de nuevo.',
   empty: 'El archivo no tiene ninguna línea de tickets.',
   rejected: (count: number) =>
     count === 1

@@ -36,6 +36,7 @@ export const ticketImportRoutes: FastifyPluginAsyncZod<{ services: Services }> =
         consumes: ['multipart/form-data'],
         response: {
           200: z.string().describe('NDJSON'),
+          400: ZErrorResponse,
           409: ZErrorResponse,
           413: ZErrorResponse,
           401: ZErrorResponse,
@@ -50,7 +51,23 @@ export const ticketImportRoutes: FastifyPluginAsyncZod<{ services: Services }> =
         if (!upload) {
           return reply.status(422).send({ status: false as const, message: TICKET_IMPORT_MSG.noFile });
         }
-        const checked = await ticketImporter.check(upload.file);
+        // A cut or malformed upload fails while the file is read: a 400, not the server's fault.
+        let isUploadBroken = false;
+        const file = (async function* () {
+          try {
+            yield* upload.file;
+          } catch (error) {
+            isUploadBroken = true;
+            throw error;
+          }
+        })();
+        let checked;
+        try {
+          checked = await ticketImporter.check(file as AsyncIterable<Buffer>);
+        } catch (error) {
+          if (!isUploadBroken) throw error;
+          return reply.status(400).send({ status: false as const, message: TICKET_IMPORT_MSG.interrupted });
+        }
         if (upload.file.truncated) {
           return reply.status(413).send({ status: false as const, message: TICKET_IMPORT_MSG.tooLarge });
         }
