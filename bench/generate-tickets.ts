@@ -1,16 +1,21 @@
 import SQLite from 'better-sqlite3';
-import { sql, type Insertable } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { Database } from '../apps/api/src/db/database.ts';
 import type { UsersTable } from '../apps/api/src/db/schema.ts';
 import { places, ticketTemplates } from '../apps/api/src/db/seed-tickets.ts';
-import { pgSearchDocOf, withTicketDerivationsSuspended } from '../apps/api/src/db/ticket-derivations.ts';
-import { textWords } from '../apps/api/src/lib/search-text.ts';
+import {
+  pgTicketLoader,
+  sqliteTicketLoader,
+  TICKET_LOAD_BATCH,
+  withSqliteTicketIndexesOff,
+  type TicketLoader,
+  type TicketLoadRow,
+} from '../apps/api/src/db/ticket-bulk-load.ts';
+import { withTicketDerivationsSuspended } from '../apps/api/src/db/ticket-derivations.ts';
 
 /** The demo's six users plus these make about 50. */
 const EXTRA_AGENTS = 44;
 const YEARS = 3;
-const SQLITE_BATCH = 10_000;
-const PG_BATCH = 20_000;
 
 /**
  * Deterministic, so two runs measure the same data: mulberry32, whose state stays a
@@ -28,37 +33,6 @@ export function random(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
 }
-
-const columns = [
-  'name',
-  'description',
-  'area_id',
-  'project_id',
-  'category_id',
-  'priority_type_id',
-  'difficulty_id',
-  'status_id',
-  'stage',
-  'created_by',
-  'user_assigned_id',
-  'created_at',
-  'updated_at',
-] as const;
-type Row = [
-  string,
-  string,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  string,
-  number,
-  number | null,
-  string,
-  string,
-];
 
 /**
  * Adds `count` tickets to a demo-seeded database, as a three-year-old
@@ -117,7 +91,7 @@ export async function generateTickets(database: Database, count: number, sqliteF
   const start = Date.now() - YEARS * 365 * 24 * 60 * 60 * 1000;
   const step = (Date.now() - start) / count;
 
-  function* rows(): Generator<Row> {
+  function* rows(): Generator<TicketLoadRow> {
     for (let i = 0; i < count; i++) {
       const [name, description] = pick(ticketTemplates);
       const place = pick(places);
@@ -150,97 +124,30 @@ export async function generateTickets(database: Database, count: number, sqliteF
   }
 
   await withTicketDerivationsSuspended(db, database.dialect, async () => {
-    if (database.dialect === 'sqlite') {
-      if (!sqliteFile) throw new Error('generateTickets on SQLite needs the database file');
-      const connection = new SQLite(sqliteFile);
-      // The tickets' secondary indexes are built once after the load (a sort) rather than
-      // row by row, and the load's pages stay in memory: a bench database, rebuilt at will.
-      const indexes = connection
-        .prepare(
-          `select name, sql from sqlite_master where type = 'index' and tbl_name = 'tickets' and sql is not null`,
-        )
-        .all() as { name: string; sql: string }[];
-      try {
-        connection.pragma('busy_timeout = 5000');
-        connection.pragma('cache_size = -1000000');
-        connection.pragma('synchronous = OFF');
-        for (const index of indexes) connection.exec(`drop index "${index.name}"`);
-        const insert = connection.prepare(
-          `insert into tickets (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
-        );
-        const insertWord = connection.prepare('insert or ignore into ticket_words (word) values (?)');
-        const words = new Set<string>();
-        const insertAll = connection.transaction((batch: Row[]) => {
-          for (const row of batch) {
-            insert.run(row);
-            for (const word of textWords(`${row[0]} ${row[1]}`)) {
-              if (!words.has(word)) {
-                words.add(word);
-                insertWord.run(word);
-              }
-            }
-          }
-        });
-        let batch: Row[] = [];
-        for (const row of rows()) {
-          batch.push(row);
-          if (batch.length === SQLITE_BATCH) {
-            insertAll(batch);
-            batch = [];
-          }
+    const load = async (loader: TicketLoader) => {
+      let batch: TicketLoadRow[] = [];
+      for (const row of rows()) {
+        batch.push(row);
+        if (batch.length === TICKET_LOAD_BATCH[database.dialect]) {
+          await loader.write(batch);
+          batch = [];
         }
-        if (batch.length > 0) insertAll(batch);
-      } finally {
-        for (const index of indexes) connection.exec(index.sql);
-        connection.close();
       }
-      return;
-    }
-    const types = [
-      'text',
-      'text',
-      'int',
-      'int',
-      'int',
-      'int',
-      'int',
-      'int',
-      'text',
-      'int',
-      'int',
-      'timestamptz',
-      'timestamptz',
-    ];
-    let batch: Row[] = [];
-    const words = new Set<string>();
-    const flush = async () => {
-      const arrays = columns.map((_, c) => batch.map((row) => row[c]));
-      const newWords: string[] = [];
-      const folded = batch.map((row) => {
-        const rowWords = textWords(`${row[0]} ${row[1]}`);
-        for (const word of rowWords) {
-          if (!words.has(word)) {
-            words.add(word);
-            newWords.push(word);
-          }
-        }
-        return rowWords.join(' ');
-      });
-      await sql`insert into tickets (${sql.join(columns.map((c) => sql.ref(c)))}, search_doc)
-        select ${sql.join(columns.map((c) => sql.ref(`r.${c}`)))}, ${sql.raw(pgSearchDocOf('r.folded', 'r'))} from unnest(
-          ${sql.join(arrays.map((values, c) => sql`${values}::${sql.raw(types[c]!)}[]`))}, ${folded}::text[]
-        ) as r(${sql.join(columns.map((c) => sql.ref(c)))}, folded)`.execute(db);
-      // The lexemes PostgreSQL makes of the new words (its parser may split what textWords kept whole).
-      await sql`insert into ticket_words (word)
-        select unnest(tsvector_to_array(to_tsvector('simple', ${newWords.join(' ')}))) on conflict do nothing`.execute(
-        db,
-      );
-      batch = [];
+      if (batch.length > 0) await loader.write(batch);
     };
-    for (const row of rows()) {
-      batch.push(row);
-      if (batch.length === PG_BATCH) await flush();
+    if (database.dialect === 'postgres') return load(pgTicketLoader(db));
+    if (!sqliteFile) throw new Error('generateTickets on SQLite needs the database file');
+    // The rows go in through a connection of their own, whose pages stay in memory: a bench
+    // database, rebuilt at will.
+    const connection = new SQLite(sqliteFile);
+    try {
+      connection.pragma('busy_timeout = 5000');
+      connection.pragma('cache_size = -1000000');
+      connection.pragma('synchronous = OFF');
+      const loader = sqliteTicketLoader(connection);
+      await withSqliteTicketIndexesOff(connection, () => load(loader));
+    } finally {
+      connection.close();
     }
-    if (batch.length > 0) await flush();
   });
 }

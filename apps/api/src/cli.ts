@@ -4,6 +4,7 @@ import { loadConfig } from './config.ts';
 import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrator.ts';
 import { seedIfEmpty } from './db/seed.ts';
+import { importTicketsFile } from './modules/tickets/ticket-import-file.ts';
 
 const [command, file, ...flags] = process.argv.slice(2);
 const config = loadConfig();
@@ -31,12 +32,21 @@ try {
   if (command === 'migrate') {
     const applied = await migrateToLatest(database);
     console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
+  } else if (command === 'import') {
+    if (!file) {
+      console.error('usage: npm run tickets:import -- FILE.csv');
+      process.exitCode = 2;
+    } else {
+      await migrateToLatest(database);
+      const isImported = await importTicketsFile(database, config.databaseUrl ? undefined : config.sqliteFile, file);
+      if (!isImported) process.exitCode = 1;
+    }
   } else if (command === 'seed') {
     await migrateToLatest(database);
     const result = await seedIfEmpty(database, { demo: config.seedDemo, adminPassword: config.adminPassword });
     console.log(result === 'seeded' ? 'Seeded the database.' : 'Database already has users; nothing seeded.');
   } else {
-    console.error('usage: cli.ts migrate|seed|backup FILE|restore FILE [--force]');
+    console.error('usage: cli.ts migrate|seed|import FILE.csv|backup FILE|restore FILE [--force]');
     process.exitCode = 2;
   }
 } finally {

@@ -17,6 +17,8 @@ export type PermissionFlag = (typeof permissionFlags)[number];
 export const SECTIONS = {
   tickets: 'tickets_main',
   generalTickets: 'gt_main',
+  /** Importar CSV on Tickets Generales (w): the Administrador role only. */
+  ticketImport: 'ti_import',
   currentTickets: 'current_tickets',
   oldTickets: 'old_tickets',
   areas: 'ar_main',

@@ -25,6 +25,13 @@ export interface TicketField {
   token?: string;
   /** Its CSV cell (absent: not exported). */
   cell?: (ticket: TTicket) => string | number;
+  /**
+   * For an id: the table of the rows it refers to, whose name is its CSV cell (a user's is
+   * `name last_name`); an import finds the row by that name.
+   */
+  references?: 'priority_types' | 'ticket_statuses' | 'projects' | 'areas' | 'categories' | 'difficulties' | 'users';
+  /** An import may leave its CSV cell empty or its column out (ids: none; dates: the creation date). */
+  isOptionalOnImport?: boolean;
 }
 
 /**
@@ -33,7 +40,16 @@ export interface TicketField {
  * text-index tokens, and the tests' recount are derived from it. In CSV column order.
  */
 export const TICKET_FIELDS = {
-  id: { column: 'id', kind: 'id', label: 'ID', sortColumn: 'id', token: 'id', cell: (t) => t.id },
+  // An import gives its tickets new ids (in the order of their creation dates); the file's only break ties.
+  id: {
+    column: 'id',
+    kind: 'id',
+    label: 'ID',
+    sortColumn: 'id',
+    token: 'id',
+    isOptionalOnImport: true,
+    cell: (t) => t.id,
+  },
   name: { column: 'name', kind: 'text', label: 'Ticket', sortColumn: 'name', isSearchable: true, cell: (t) => t.name },
   description: {
     column: 'description',
@@ -49,6 +65,7 @@ export const TICKET_FIELDS = {
     isFilterable: true,
     sortColumn: 'priority_type_id',
     token: 'priority',
+    references: 'priority_types',
     cell: (t) => t.priorities.name,
   },
   status: {
@@ -58,6 +75,7 @@ export const TICKET_FIELDS = {
     isFilterable: true,
     sortColumn: 'status_id',
     token: 'status',
+    references: 'ticket_statuses',
     cell: (t) => t.status_tickets.name,
   },
   project: {
@@ -67,15 +85,25 @@ export const TICKET_FIELDS = {
     isFilterable: true,
     sortColumn: 'project_id',
     token: 'project',
+    references: 'projects',
     cell: (t) => t.projects.name,
   },
-  area: { column: 'area_id', kind: 'ids', label: 'Área', isFilterable: true, token: 'area', cell: (t) => t.areas.name },
+  area: {
+    column: 'area_id',
+    kind: 'ids',
+    label: 'Área',
+    isFilterable: true,
+    token: 'area',
+    references: 'areas',
+    cell: (t) => t.areas.name,
+  },
   category: {
     column: 'category_id',
     kind: 'ids',
     label: 'Categoría',
     isFilterable: true,
     token: 'category',
+    references: 'categories',
     cell: (t) => t.categories.name,
   },
   difficulty: {
@@ -84,6 +112,7 @@ export const TICKET_FIELDS = {
     label: 'Dificultad',
     isFilterable: true,
     token: 'difficulty',
+    references: 'difficulties',
     cell: (t) => t.difficulties.name,
   },
   creator: {
@@ -92,6 +121,7 @@ export const TICKET_FIELDS = {
     label: 'Creado por',
     isFilterable: true,
     token: 'creator',
+    references: 'users',
     cell: (t) => t.users.name,
   },
   assignee: {
@@ -100,6 +130,8 @@ export const TICKET_FIELDS = {
     label: 'Asignado a',
     isFilterable: true,
     token: 'assignee',
+    references: 'users',
+    isOptionalOnImport: true,
     cell: (t) => t.assigned_to?.name ?? '',
   },
   // Ids grow with creation time: the id order is the creation order.
@@ -116,6 +148,7 @@ export const TICKET_FIELDS = {
     kind: 'dates',
     label: 'Actualizado',
     sortColumn: 'updated_at',
+    isOptionalOnImport: true,
     cell: (t) => t.updated_at,
   },
   stage: { column: 'stage', kind: 'stages', label: 'Etapa', isFilterable: true, token: 'stage' },

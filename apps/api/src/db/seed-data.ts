@@ -3,7 +3,7 @@ import { SECTIONS, type PermissionFlag, type TicketStage } from '@portal/contrac
 /** Route name (path without the slash) → its sections. */
 export const routeSections: Record<string, string[]> = {
   tickets: [SECTIONS.tickets],
-  'general-tickets': [SECTIONS.generalTickets],
+  'general-tickets': [SECTIONS.generalTickets, SECTIONS.ticketImport],
   'record-tickets': [SECTIONS.currentTickets, SECTIONS.oldTickets],
   areas: [SECTIONS.areas],
   categories: [SECTIONS.categories],
@@ -34,15 +34,20 @@ const catalogRoutes = [
 interface RoleSeed {
   name: string;
   isSupervisor: boolean;
-  /** route → flags granted on every section of the route */
+  /** route → flags granted on every section of the route (but `administratorSections`, unless `isAdministrator`) */
   grants: Record<string, PermissionFlag[]>;
+  isAdministrator?: boolean;
 }
+
+/** Sections granted to the Administrador role alone, whatever the other roles hold on their route. */
+export const administratorSections: readonly string[] = [SECTIONS.ticketImport];
 
 /** Seeded in this order, so they get ids 1, 2 and 3. */
 export const roleSeeds: RoleSeed[] = [
   {
     name: 'Administrador',
     isSupervisor: true,
+    isAdministrator: true,
     grants: Object.fromEntries(Object.keys(routeSections).map((route) => [route, all])),
   },
   {

@@ -13,6 +13,7 @@ import {
   demoUserSeeds,
   roleSeeds,
   routeSections,
+  administratorSections,
   ticketStatusSeeds,
   type UserSeed,
 } from './seed-data.ts';
@@ -97,6 +98,7 @@ async function seedPermissionModel(trx: Transaction<DB>) {
         .values({ route_id: routeIds.get(route)!, role_id: roleId, ...stamp() })
         .execute();
       for (const section of routeSections[route] ?? []) {
+        if (administratorSections.includes(section) && !role.isAdministrator) continue;
         await trx
           .insertInto('sections_permission')
           .values({

@@ -9,6 +9,7 @@ import { SECTIONS, type SectionName } from '@portal/contract';
 const sectionLabels: Record<SectionName, string> = {
   [SECTIONS.tickets]: 'Mis Tickets',
   [SECTIONS.generalTickets]: 'Tickets Generales',
+  [SECTIONS.ticketImport]: 'Tickets Generales: Importar CSV',
   [SECTIONS.currentTickets]: 'Historial: Tickets Actuales',
   [SECTIONS.oldTickets]: 'Historial: Tickets Antiguos',
   [SECTIONS.areas]: 'Áreas',

@@ -196,6 +196,40 @@ export async function apiDownload(
   return { blob: new Blob(chunks as BlobPart[], { type: contentType }), fileName };
 }
 
+/**
+ * A POST whose answer streams one JSON object per line (NDJSON: a long task's progress): each
+ * object goes to `onEvent` as it arrives. A refusal answers JSON and fails as `apiRequest` does.
+ */
+export async function apiEventStream<E>(
+  path: string,
+  body: unknown,
+  onEvent: (event: E) => void,
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<void> {
+  const { response, token } = await send('POST', path, { body, signal }, 'application/x-ndjson, application/json');
+  const contentType = response.headers.get('content-type') ?? '';
+  if (!response.ok || !contentType.includes('ndjson') || !response.body) {
+    await readAnswer(response, 'POST', token, false);
+    throw new ApiError(`Error de respuesta no válida del servidor (${response.status})`, response.status);
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let pending = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      pending += value;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) if (line.trim() !== '') onEvent(JSON.parse(line) as E);
+    }
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError(NETWORK_ERROR_MESSAGE, 500, { isNetworkError: true });
+  }
+  if (pending.trim() !== '') onEvent(JSON.parse(pending) as E);
+}
+
 export const api = {
   get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => apiRequest<T>('GET', path, options),
   post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>

@@ -334,3 +334,53 @@ export const ZUserTicketsResponse = z.object({
   meta: ZPageMeta,
 });
 export type TUserTicketsResponse = z.infer<typeof ZUserTicketsResponse>;
+
+/** The Spanish words of a ticket import (CSV in the export's format). */
+export const TICKET_IMPORT_MSG = {
+  busy: 'Ya hay una importación en curso. Espera a que termine.',
+  noFile: 'Adjunta un archivo CSV.',
+  tooLarge: 'El archivo es demasiado grande.',
+  interrupted: 'El archivo no llegó completo. Inténtalo de nuevo.',
+  empty: 'El archivo no tiene ninguna línea de tickets.',
+  rejected: (count: number) =>
+    count === 1
+      ? 'Una línea no se pudo importar; no se importó ningún ticket.'
+      : `${count.toLocaleString('es-MX')} líneas no se pudieron importar; no se importó ningún ticket.`,
+  imported: (count: number) =>
+    count === 1 ? 'Se importó 1 ticket.' : `Se importaron ${count.toLocaleString('es-MX')} tickets.`,
+  failed: 'La importación falló; no se importó ningún ticket.',
+  unknownColumn: (label: string) => `Columna desconocida: «${label}».`,
+  repeatedColumn: (label: string) => `La columna «${label}» está repetida.`,
+  missingColumn: (label: string) => `Falta la columna «${label}».`,
+  cellCount: (found: number, expected: number) => `La línea tiene ${found} columnas; se esperaban ${expected}.`,
+  required: (label: string) => `${label}: el valor es obligatorio.`,
+  notFound: (label: string, value: string) => `${label}: no existe «${value}».`,
+  ambiguous: (label: string, value: string) => `${label}: «${value}» corresponde a varios registros.`,
+  badDate: (label: string, value: string) =>
+    `${label}: «${value}» no es una fecha válida (AAAA-MM-DD HH:MM:SS, en UTC).`,
+  beforeCreation: (label: string, created: string) => `${label}: es anterior a la fecha de creación (${created}).`,
+  invalidText: (label: string, message: string) => `${label}: ${message}`,
+} as const;
+
+/** How many of an import's rejected lines are listed (all are counted). */
+export const TICKET_IMPORT_MAX_LISTED_ERRORS = 1000;
+
+/** A line of the file that cannot be imported: its number (the header is line 1) and why, in Spanish. */
+export interface TTicketImportError {
+  line: number;
+  message: string;
+}
+
+/**
+ * `POST /tickets/import`: the file is read and checked first. A file with lines that cannot be
+ * imported is refused (422) and nothing is written: `errors` holds, by line number, each line's
+ * reasons (the first TICKET_IMPORT_MAX_LISTED_ERRORS of them; the message counts every line). A valid file is answered 200 as it loads, one JSON object per line (NDJSON): progress
+ * (`loading` with `done` of `total`, then `rebuilding`), then `done` with the count, or `failed`.
+ */
+export const ZTicketImportProgress = z.discriminatedUnion('phase', [
+  z.object({ phase: z.literal('loading'), done: z.number().int(), total: z.number().int() }),
+  z.object({ phase: z.literal('rebuilding') }),
+  z.object({ phase: z.literal('done'), imported: z.number().int(), message: z.string() }),
+  z.object({ phase: z.literal('failed'), message: z.string() }),
+]);
+export type TTicketImportProgress = z.infer<typeof ZTicketImportProgress>;

@@ -1,11 +1,11 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
-import type { SectionName, TTicket } from '@portal/contract';
-import { IconEye, IconListCheck, IconPencil, IconUserPlus, IconUserEdit } from '@tabler/icons-react';
+import { SECTIONS, type SectionName, type TTicket } from '@portal/contract';
+import { IconEye, IconFileImport, IconListCheck, IconPencil, IconUserPlus, IconUserEdit } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { IconAction } from '@/components/ui/icon-action.tsx';
 import { ListHeader } from '@/components/ui/list-header.tsx';
 import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
-import { useSectionFlags } from '@/lib/permissions.ts';
+import { useSectionAccess, useSectionFlags } from '@/lib/permissions.ts';
 import { useSession } from '@/lib/session.ts';
 import { useMedia } from '@/lib/use-media.ts';
 import type { TicketListKind } from '../api/tickets-api.ts';
@@ -23,6 +23,7 @@ const loadActivities = () => import('./activities-modal.tsx');
 const TicketFormModal = lazy(() => loadTicketForm().then((m) => ({ default: m.TicketFormModal })));
 const AssignModal = lazy(() => loadAssign().then((m) => ({ default: m.AssignModal })));
 const ActivitiesModal = lazy(() => loadActivities().then((m) => ({ default: m.ActivitiesModal })));
+const ImportCsvModal = lazy(() => import('./import-csv-modal.tsx').then((m) => ({ default: m.ImportCsvModal })));
 
 function usePreloadDialogs() {
   useEffect(() => {
@@ -40,6 +41,7 @@ type Dialog =
   | { kind: 'edit'; ticket: TTicket }
   | { kind: 'assign'; ticket: TTicket }
   | { kind: 'activities'; ticket: TTicket; mode: ActivitiesMode }
+  | { kind: 'import' }
   | null;
 
 /**
@@ -49,6 +51,8 @@ type Dialog =
 export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; section: SectionName; title: string }) {
   const session = useSession();
   const { canCreate, canUpdate } = useSectionFlags(section);
+  // 'Importar CSV' on Tickets Generales: the ti_import section's w (the Administrador role).
+  const canImport = useSectionAccess().can(SECTIONS.ticketImport, 'w') && kind === 'general';
   const [dialog, setDialog] = useState<Dialog>(null);
   const newTicketRequest = useNewTicketRequest(canCreate);
   usePreloadDialogs();
@@ -195,7 +199,18 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
 
   return (
     <Stack gap="md">
-      <ListHeader title={title} onAdd={canCreate ? () => setDialog({ kind: 'create' }) : undefined} />
+      <ListHeader title={title} onAdd={canCreate ? () => setDialog({ kind: 'create' }) : undefined}>
+        {canImport && (
+          <Button
+            variant="default"
+            leftSection={<IconFileImport size={18} />}
+            onClick={() => setDialog({ kind: 'import' })}
+            ml="auto"
+          >
+            Importar CSV
+          </Button>
+        )}
+      </ListHeader>
 
       <TicketTable
         kind={kind}
@@ -241,6 +256,7 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
         {dialog?.kind === 'activities' && user && (
           <ActivitiesModal ticket={dialog.ticket} userId={user.id} mode={dialog.mode} onClose={() => setDialog(null)} />
         )}
+        {dialog?.kind === 'import' && <ImportCsvModal opened onClose={() => setDialog(null)} />}
       </Suspense>
     </Stack>
   );

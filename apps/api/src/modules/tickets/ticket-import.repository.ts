@@ -1,0 +1,121 @@
+import type { TicketField, TicketStage } from '@portal/contract';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
+import {
+  pgTicketLoader,
+  sqliteTicketLoader,
+  TICKET_LOAD_BATCH,
+  withSqliteTicketIndexesOff,
+  type TicketLoader,
+  type TicketLoadRow,
+} from '../../db/ticket-bulk-load.ts';
+import { registerSqliteFunctions, withTicketDerivationsSuspended } from '../../db/ticket-derivations.ts';
+import { foldText } from '../../lib/search-text.ts';
+
+/** The SQL of a ticket import (ticket-import.ts): the names it looks values up by, and the load. */
+
+export type TicketImportProgress =
+  { phase: 'reading'; lines: number } | { phase: 'loading'; done: number; total: number } | { phase: 'rebuilding' };
+
+export type Reference = NonNullable<TicketField['references']>;
+
+/** Folded name → id; `AMBIGUOUS` where several rows share the name. */
+export type NameIndex = Map<string, number>;
+export const AMBIGUOUS = -1;
+
+/** How names compare: case, accents and repeated or surrounding spaces do not count. */
+export const foldName = (name: string) => foldText(name).replace(/\s+/g, ' ').trim();
+
+export interface Lookups {
+  names: Record<Reference, NameIndex>;
+  stageOf: Map<number, TicketStage>;
+}
+
+export async function readLookups(db: Kysely<DB>): Promise<Lookups> {
+  const indexOf = (rows: { id: number; name: string }[]): NameIndex => {
+    const index: NameIndex = new Map();
+    for (const { id, name } of rows) {
+      const key = foldName(name);
+      index.set(key, index.has(key) ? AMBIGUOUS : id);
+    }
+    return index;
+  };
+  const catalogue = async (table: Exclude<Reference, 'users'>) =>
+    indexOf(await db.selectFrom(table).select(['id', 'name']).execute());
+  const statuses = await db.selectFrom('ticket_statuses').select(['id', 'stage']).execute();
+  const users = await db
+    .selectFrom('users')
+    .select(['id', sql<string>`name || ' ' || last_name`.as('name')])
+    .execute();
+  return {
+    names: {
+      priority_types: await catalogue('priority_types'),
+      ticket_statuses: await catalogue('ticket_statuses'),
+      projects: await catalogue('projects'),
+      areas: await catalogue('areas'),
+      categories: await catalogue('categories'),
+      difficulties: await catalogue('difficulties'),
+      users: indexOf(users),
+    },
+    stageOf: new Map(statuses.map((s) => [s.id, s.stage])),
+  };
+}
+
+/** Yields to the event loop: a long load lets the process answer other requests between batches. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Writes checked rows in one transaction, by batches, with the per-row derivations suspended
+ * and rebuilt once at the end. On SQLite through a connection of its own to the file (the
+ * portal's connection keeps reading meanwhile; other writers wait for the commit); on PostgreSQL
+ * in a transaction of the pool (the suspended triggers and the dropped search index lock the
+ * tickets table until the commit).
+ */
+export async function loadTicketRows(
+  database: Pick<Database, 'db' | 'dialect'>,
+  sqliteFile: string | undefined,
+  rows: TicketLoadRow[],
+  onProgress: (progress: TicketImportProgress) => void = () => undefined,
+): Promise<void> {
+  const batch = TICKET_LOAD_BATCH[database.dialect];
+  const loadWith = async (loader: TicketLoader) => {
+    for (let start = 0; start < rows.length; start += batch) {
+      await loader.write(rows.slice(start, start + batch));
+      onProgress({ phase: 'loading', done: Math.min(rows.length, start + batch), total: rows.length });
+      await turn();
+    }
+    onProgress({ phase: 'rebuilding' });
+  };
+  if (database.dialect === 'postgres') {
+    await database.db
+      .transaction()
+      .execute((trx) =>
+        withTicketDerivationsSuspended<DB>(trx, 'postgres', () => loadWith(pgTicketLoader(trx as Kysely<DB>))),
+      );
+    return;
+  }
+  if (!sqliteFile) throw new Error('An import on SQLite needs the database file');
+  const connection = new SQLite(sqliteFile, { fileMustExist: true });
+  connection.pragma('busy_timeout = 5000');
+  // The load's and the rebuild's pages stay in memory until the commit (the import's own connection, closed after).
+  connection.pragma('cache_size = -1000000');
+  connection.pragma('temp_store = MEMORY');
+  connection.pragma('foreign_keys = ON');
+  registerSqliteFunctions(connection);
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
+  try {
+    const existing = Number((await sql<{ n: number }>`select count(*) as n from tickets`.execute(db)).rows[0]?.n ?? 0);
+    await db.transaction().execute((trx) =>
+      withTicketDerivationsSuspended<DB>(trx, 'sqlite', async () => {
+        const loader = sqliteTicketLoader(connection);
+        // More new rows than old: the secondary indexes are built once after the load (a sort each).
+        if (rows.length > existing) await withSqliteTicketIndexesOff(connection, () => loadWith(loader));
+        else await loadWith(loader);
+      }),
+    );
+  } finally {
+    await db.destroy();
+  }
+}

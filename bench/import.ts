@@ -1,0 +1,147 @@
+/**
+ * The CSV import at scale: writes a file of N tickets in the export's format (names of the demo
+ * catalogues and users, three years of dates, newest first as an export lists them), then imports
+ * it through `npm run tickets:import`'s code into a fresh demo database, and prints the time of
+ * each step and the total, per dialect.
+ *
+ *   npx tsx bench/import.ts [--tickets 1000000] [--dialect sqlite|postgres|both]
+ *
+ * PostgreSQL databases are created on BENCH_PG_ADMIN_URL (default
+ * postgres://postgres@127.0.0.1:5432/postgres) and dropped after.
+ */
+import { TICKET_EXPORT_COLUMNS } from '@portal/contract';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { once } from 'node:events';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { createDatabase, type Database } from '../apps/api/src/db/database.ts';
+import { migrateToLatest } from '../apps/api/src/db/migrator.ts';
+import { seedIfEmpty } from '../apps/api/src/db/seed.ts';
+import { places, ticketTemplates } from '../apps/api/src/db/seed-tickets.ts';
+import { csvLine } from '../apps/api/src/lib/csv.ts';
+import { importTicketsFile } from '../apps/api/src/modules/tickets/ticket-import-file.ts';
+import { random } from './generate-tickets.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    tickets: { type: 'string', default: '1000000' },
+    dialect: { type: 'string', default: 'both' },
+  },
+});
+const count = Number(args.tickets);
+const adminUrl =
+  process.env.BENCH_PG_ADMIN_URL ?? process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const work = mkdtempSync(path.join(tmpdir(), 'portal-import-bench-'));
+
+/** The CSV file, as the export writes it (newest first), from the names in `database`. */
+async function writeCsv(database: Database, file: string): Promise<void> {
+  const { db } = database;
+  const names = async (table: 'priority_types' | 'projects' | 'areas' | 'categories' | 'difficulties') =>
+    (await db.selectFrom(table).select('name').execute()).map((r) => r.name);
+  const [priorities, projects, areas, categories, difficulties] = await Promise.all(
+    (['priority_types', 'projects', 'areas', 'categories', 'difficulties'] as const).map(names),
+  );
+  const statuses = await db.selectFrom('ticket_statuses').select(['name', 'stage']).execute();
+  const users = (
+    await db
+      .selectFrom('users')
+      .select(sql<string>`name || ' ' || last_name`.as('name'))
+      .execute()
+  ).map((r) => r.name);
+  const next = random(42);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+  const end = Date.now();
+  const step = (3 * 365 * 24 * 3600 * 1000) / count;
+  const date = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+  const out = createWriteStream(file);
+  out.write('\uFEFF' + csvLine([...TICKET_EXPORT_COLUMNS]));
+  let chunk = '';
+  for (let i = count; i >= 1; i--) {
+    const [name, description] = pick(ticketTemplates);
+    const place = pick(places);
+    const status = pick(statuses);
+    const assignee = next() < 0.1 ? '' : pick(users);
+    const created = end - (count - i) * step;
+    chunk += csvLine([
+      i,
+      `${name} ${place}`,
+      `${description} en ${place} folio ${10_000 + Math.floor(next() * 90_000)}`,
+      pick(priorities),
+      status.name,
+      pick(projects),
+      pick(areas),
+      pick(categories),
+      pick(difficulties),
+      pick(users),
+      assignee,
+      date(created),
+      date(status.stage === 'closed' ? created + 3_600_000 : created),
+    ]);
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await once(out, 'drain');
+      chunk = '';
+    }
+  }
+  out.end(chunk);
+  await once(out, 'finish');
+}
+
+async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
+  let dbName: string | undefined;
+  let databaseUrl: string | undefined;
+  const sqliteFile = path.join(work, `${dialect}.sqlite`);
+  if (dialect === 'postgres') {
+    dbName = `portal_import_bench_${process.pid}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${dbName}`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${dbName}`;
+    databaseUrl = url.toString();
+  }
+  const database = createDatabase({ databaseUrl, sqliteFile });
+  try {
+    await migrateToLatest(database);
+    await seedIfEmpty(database, { demo: true, adminPassword: undefined });
+    const file = path.join(work, `tickets-${dialect}.csv`);
+    let started = performance.now();
+    await writeCsv(database, file);
+    console.log(`[${dialect}] wrote ${count.toLocaleString('en')} tickets as CSV in ${s(started)}`);
+    started = performance.now();
+    const ok = await importTicketsFile(database, databaseUrl ? undefined : sqliteFile, file, (line) =>
+      console.log(`[${dialect}] ${line}`),
+    );
+    const seconds = s(started);
+    const { n } = await database.db
+      .selectFrom('tickets')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    console.log(
+      `[${dialect}] import ${ok ? 'done' : 'REJECTED'}: ${seconds} for ${count.toLocaleString('en')} tickets (${String(n)} in the table)`,
+    );
+  } finally {
+    await database.destroy();
+    if (dbName) {
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`drop database if exists ${dbName} with (force)`);
+      await admin.end();
+    }
+  }
+}
+
+const s = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+
+try {
+  for (const dialect of args.dialect === 'both'
+    ? (['sqlite', 'postgres'] as const)
+    : [args.dialect as 'sqlite' | 'postgres']) {
+    await run(dialect);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
