@@ -32,6 +32,7 @@ import { createTicketEventsRepository } from './modules/tickets/ticket-events.re
 import { createTicketNamesRepository } from './modules/tickets/ticket-names.repository.ts';
 import { createTicketsRepository } from './modules/tickets/tickets.repository.ts';
 import { createTicketsService } from './modules/tickets/tickets.service.ts';
+import { createSlaRepository } from './modules/sla/sla.repository.ts';
 import { createWorkloadRepository } from './modules/workload/workload.repository.ts';
 import { createWorkloadService } from './modules/workload/workload.service.ts';
 
@@ -88,8 +89,13 @@ export function createServices(config: Config, database: Database, log: MailLog 
   });
   const ticketsRepository = createTicketsRepository(database, createTicketNamesRepository(database, bus));
   const ticketEvents = createTicketEventsRepository(database);
+  const sla = createSlaRepository(database, bus);
+  // The time SLA clocks and alerts read; tests set `clock.now` to move it.
+  const clock = { now: (): number => Date.now() };
   const tickets = createTicketsService({
     database,
+    sla,
+    now: () => clock.now(),
     tickets: ticketsRepository,
     events: ticketEvents,
     permissions,
@@ -102,6 +108,8 @@ export function createServices(config: Config, database: Database, log: MailLog 
     tickets: ticketsRepository,
     events: ticketEvents,
     notifications,
+    sla,
+    now: () => clock.now(),
   });
   const attachments = createAttachmentsService({
     database,
@@ -149,6 +157,8 @@ export function createServices(config: Config, database: Database, log: MailLog 
     avatars,
     profile,
     listAnswerCounts,
+    clock,
+    sla,
   };
 }
 export type Services = ReturnType<typeof createServices>;

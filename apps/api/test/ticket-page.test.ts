@@ -113,18 +113,20 @@ describe.each(dialects)('the ticket page and its timeline on %s', (dialect) => {
     const statusName = (sid: number) => statuses.find((s) => s.id === sid)!.name;
     expect(summary).toEqual([
       ['created', null, null, null],
+      ['sla_assigned', 'resolution_due_at', null, expect.any(String)],
       ['edited', 'name', 'Sensor de humedad averiado', 'Sensor de humedad dañado'],
       ['edited', 'priority_type_id', priorityName(2), priorityName(4)],
       ['status_changed', 'status_id', statusName(1), statusName(2)],
+      ['sla_recalculated', 'resolution_due_at', expect.any(String), expect.any(String)],
       ['assigned', 'user_assigned_id', null, expect.stringMatching(/^\S+ \S+/)],
       ['assigned', 'user_assigned_id', expect.any(String), expect.any(String)],
       ['activity_added', null, null, 'Revisión en sitio'],
       ['activity_removed', null, 'Revisión en sitio', null],
     ]);
     expect(data.events[0].user.id).toBe(ids.agente);
-    expect(data.events[4].user.id).toBe(ids.admin);
-    expect(data.events[5].from_value).toBe(data.events[4].to_value);
-    expect(data.events[6].user.id).toBe(ids.lmartinez);
+    expect(data.events[6].user.id).toBe(ids.admin);
+    expect(data.events[7].from_value).toBe(data.events[6].to_value);
+    expect(data.events[8].user.id).toBe(ids.lmartinez);
     const times = data.events.map((e: { created_at: string }) => Date.parse(e.created_at));
     expect([...times].sort((a, b) => a - b)).toEqual(times);
   });

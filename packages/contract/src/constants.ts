@@ -10,6 +10,22 @@ export const recordStatusName = (statusId: number): string =>
 export const ticketStages = ['open', 'started', 'closed'] as const;
 export type TicketStage = (typeof ticketStages)[number];
 
+/**
+ * Where a ticket stands against its SLA: `none` (no policy applies), `ok`, `at_risk` (less than
+ * a fifth of the resolution target left, or less than a business hour, whichever is larger),
+ * `breached`, `met` (resolved in time), `paused` (its status stops the clock).
+ */
+export const slaStates = ['none', 'ok', 'at_risk', 'breached', 'met', 'paused'] as const;
+export type SlaState = (typeof slaStates)[number];
+export const SLA_STATE_LABELS: Record<SlaState, string> = {
+  none: 'Sin SLA',
+  ok: 'A tiempo',
+  at_risk: 'Por vencer',
+  breached: 'Vencido',
+  met: 'Cumplido',
+  paused: 'En pausa',
+};
+
 export const permissionFlags = ['r', 'w', 'u', 'd'] as const;
 export type PermissionFlag = (typeof permissionFlags)[number];
 
@@ -38,6 +54,8 @@ export const SECTIONS = {
   example: 'ex_main',
   auditLog: 'au_main',
   dashboard: 'db_main',
+  businessCalendars: 'cal_main',
+  slaPolicies: 'sla_main',
 } as const;
 export type SectionName = (typeof SECTIONS)[keyof typeof SECTIONS];
 

@@ -1,3 +1,4 @@
+import { SLA_STATE_LABELS } from './constants.ts';
 import type { TTicket } from './schemas/tickets.ts';
 
 /**
@@ -6,9 +7,11 @@ import type { TTicket } from './schemas/tickets.ts';
  * - `optional-ids`: the same, where null (a null item) is "none" ('Sin asignar');
  * - `stages`: the stage of the ticket's status, filtered by a list of stages;
  * - `dates`: an instant, filtered by a range of UTC days (`<key>_from`, `<key>_to`);
+ * - `sla-states`: the SLA state, filtered by a list of states, on the row (it has no index token:
+ *   the alert sweep moves it on);
  * - `text`, `id`: not filtered (the search reads the text, and a number the id).
  */
-export type TicketFieldKind = 'id' | 'text' | 'ids' | 'optional-ids' | 'stages' | 'dates';
+export type TicketFieldKind = 'id' | 'text' | 'ids' | 'optional-ids' | 'stages' | 'dates' | 'sla-states';
 
 export interface TicketField {
   /** The column of the `tickets` row. */
@@ -152,6 +155,25 @@ export const TICKET_FIELDS = {
     cell: (t) => t.updated_at,
   },
   stage: { column: 'stage', kind: 'stages', label: 'Etapa', isFilterable: true, token: 'stage' },
+  slaState: {
+    column: 'sla_state',
+    kind: 'sla-states',
+    label: 'SLA',
+    isFilterable: true,
+    cell: (t) => SLA_STATE_LABELS[t.sla_state],
+  },
+  firstResponseDue: {
+    column: 'first_response_due_at',
+    kind: 'dates',
+    label: 'Primera respuesta antes de',
+    cell: (t) => t.first_response_due_at ?? '',
+  },
+  resolutionDue: {
+    column: 'resolution_due_at',
+    kind: 'dates',
+    label: 'Resolver antes de',
+    cell: (t) => t.resolution_due_at ?? '',
+  },
 } as const satisfies Record<string, TicketField>;
 
 type Fields = typeof TICKET_FIELDS;

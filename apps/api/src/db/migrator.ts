@@ -18,6 +18,7 @@ import * as catalogAnswersInvalidation from './migrations/0015-catalog-answers-i
 import * as searchIndexWithoutPendingList from './migrations/0016-search-index-without-pending-list.ts';
 import * as ticketStageFollowsStatus from './migrations/0017-ticket-stage-follows-status.ts';
 import * as readableIndexTokens from './migrations/0018-readable-index-tokens.ts';
+import * as sla from './migrations/0019-sla.ts';
 import * as attributeBlockBitmaps from './migrations/0027-attribute-block-bitmaps.ts';
 import * as ticketImportSection from './migrations/0028-ticket-import-section.ts';
 
@@ -43,6 +44,7 @@ const migrations: Record<string, DialectMigration> = {
   '0016-search-index-without-pending-list': searchIndexWithoutPendingList,
   '0017-ticket-stage-follows-status': ticketStageFollowsStatus,
   '0018-readable-index-tokens': readableIndexTokens,
+  '0019-sla': sla,
   '0027-attribute-block-bitmaps': attributeBlockBitmaps,
   '0028-ticket-import-section': ticketImportSection,
 };

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
-import type { TicketEventKind, TicketStage } from '@portal/contract';
+import type { SlaState, TicketEventKind, TicketStage } from '@portal/contract';
 
 /** ISO-8601 text on SQLite, timestamptz on PostgreSQL; always read as an ISO string. */
 type Timestamp = ColumnType<string, string | undefined, string>;
@@ -52,6 +52,31 @@ export interface SectionsPermissionTable {
 
 export interface TicketStatusesTable extends NamedCatalogTable {
   stage: TicketStage;
+  /** While a ticket is in this status its SLA clock stops. */
+  pauses_sla: Generated<number>;
+}
+
+/** A business calendar; `week` and `holidays` are JSON text (the contract's ZWorkingWeek, ZHolidays). */
+export interface BusinessCalendarsTable extends NamedCatalogTable {
+  time_zone: string;
+  week: string;
+  holidays: Generated<string>;
+}
+
+export interface SlaPoliciesTable extends NamedCatalogTable {
+  priority_type_id: number;
+  /** Null: any area. */
+  area_id: number | null;
+  calendar_id: number;
+  first_response_minutes: number;
+  resolution_minutes: number;
+}
+
+/** One alert sent per ticket and threshold. */
+export interface SlaAlertsTable {
+  ticket_id: number;
+  threshold: 'at_risk' | 'breached';
+  sent_at: Timestamp;
 }
 
 export interface UsersTable {
@@ -93,6 +118,19 @@ export interface TicketsTable {
   user_assigned_id: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The SLA (modules/sla): the policy applied, null when none applies. */
+  sla_policy_id: Generated<number | null>;
+  first_response_due_at: Generated<string | null>;
+  resolution_due_at: Generated<string | null>;
+  /** When the ticket becomes at risk (the alert sweep reads it). */
+  sla_at_risk_at: Generated<string | null>;
+  first_responded_at: Generated<string | null>;
+  resolved_at: Generated<string | null>;
+  /** Business minutes spent in pausing statuses, pauses that ended. */
+  sla_paused_minutes: Generated<number>;
+  /** The start of the pause under way. */
+  sla_paused_at: Generated<string | null>;
+  sla_state: Generated<SlaState>;
 }
 
 /** Per-stage ticket counters, maintained by triggers (db/ticket-derivations.ts). */
@@ -231,6 +269,9 @@ export interface DB {
   groups: NamedCatalogTable;
   priority_types: NamedCatalogTable;
   ticket_statuses: TicketStatusesTable;
+  business_calendars: BusinessCalendarsTable;
+  sla_policies: SlaPoliciesTable;
+  sla_alerts: SlaAlertsTable;
   users: UsersTable;
   tickets: TicketsTable;
   ticket_counts: TicketCountsTable;

@@ -18,6 +18,8 @@ export const routeSections: Record<string, string[]> = {
   example: [SECTIONS.example],
   'audit-log': [SECTIONS.auditLog],
   dashboard: [SECTIONS.dashboard],
+  'business-calendars': [SECTIONS.businessCalendars],
+  'sla-policies': [SECTIONS.slaPolicies],
 };
 
 const all: PermissionFlag[] = ['r', 'w', 'u', 'd'];
@@ -29,6 +31,8 @@ const catalogRoutes = [
   'ticket-statuses',
   'groups',
   'priority-types',
+  'business-calendars',
+  'sla-policies',
 ];
 
 interface RoleSeed {
@@ -70,13 +74,57 @@ export const roleSeeds: RoleSeed[] = [
   },
 ];
 
-export const ticketStatusSeeds: { name: string; stage: TicketStage }[] = [
-  { name: 'Abierto', stage: 'open' },
-  { name: 'En progreso', stage: 'started' },
-  { name: 'En espera', stage: 'started' },
-  { name: 'Resuelto', stage: 'closed' },
-  { name: 'Cerrado', stage: 'closed' },
-  { name: 'Cancelado', stage: 'closed' },
+export const ticketStatusSeeds: { name: string; stage: TicketStage; pauses_sla: number }[] = [
+  { name: 'Abierto', stage: 'open', pauses_sla: 0 },
+  { name: 'En progreso', stage: 'started', pauses_sla: 0 },
+  { name: 'En espera', stage: 'started', pauses_sla: 1 },
+  { name: 'Resuelto', stage: 'closed', pauses_sla: 0 },
+  { name: 'Cerrado', stage: 'closed', pauses_sla: 0 },
+  { name: 'Cancelado', stage: 'closed', pauses_sla: 0 },
+];
+
+const weekdays = (from: string, to: string, days: number) =>
+  Array.from({ length: 7 }, (_, i) => (i < days ? [{ start: from, end: to }] : []));
+
+/**
+ * Mexico's official rest days (Ley Federal del Trabajo, art. 74): 1 January, the first Monday of
+ * February, the third Monday of March, 1 May, 16 September, the third Monday of November and
+ * 25 December.
+ */
+const mexicanRestDays = (year: number) => {
+  const nthMonday = (month: number, n: number) => {
+    const first = new Date(Date.UTC(year, month - 1, 1)).getUTCDay();
+    const day = 1 + ((8 - first) % 7) + (n - 1) * 7;
+    return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  };
+  return [
+    { date: `${year}-01-01`, name: 'Año Nuevo' },
+    { date: nthMonday(2, 1), name: 'Día de la Constitución' },
+    { date: nthMonday(3, 3), name: 'Natalicio de Benito Juárez' },
+    { date: `${year}-05-01`, name: 'Día del Trabajo' },
+    { date: `${year}-09-16`, name: 'Día de la Independencia' },
+    { date: nthMonday(11, 3), name: 'Día de la Revolución' },
+    { date: `${year}-12-25`, name: 'Navidad' },
+  ];
+};
+
+/** Seeded on every new database: the organisation's hours and the border sites' (which keep daylight saving time). */
+export const businessCalendarSeeds = [
+  {
+    name: 'Horario corporativo',
+    time_zone: 'America/Mexico_City',
+    week: weekdays('09:00', '18:00', 5),
+    holidays: [...mexicanRestDays(2026), ...mexicanRestDays(2027)],
+  },
+  { name: 'Frontera', time_zone: 'America/Matamoros', week: weekdays('08:00', '17:00', 6), holidays: [] },
+];
+
+/** The demo priorities' policies (on `Horario corporativo`), targets in business minutes. */
+export const slaPolicySeeds = [
+  { name: 'Urgente', priority: 'Urgente', first_response_minutes: 30, resolution_minutes: 4 * 60 },
+  { name: 'Alta', priority: 'Alta', first_response_minutes: 60, resolution_minutes: 8 * 60 },
+  { name: 'Media', priority: 'Media', first_response_minutes: 4 * 60, resolution_minutes: 24 * 60 },
+  { name: 'Baja', priority: 'Baja', first_response_minutes: 8 * 60, resolution_minutes: 40 * 60 },
 ];
 
 export const demoCatalogs = {

@@ -9,11 +9,13 @@ import {
   DEMO_ADMIN_PASSWORD,
   DEMO_PASSWORD,
   adminSeed,
+  businessCalendarSeeds,
   demoCatalogs,
   demoUserSeeds,
   roleSeeds,
   routeSections,
   administratorSections,
+  slaPolicySeeds,
   ticketStatusSeeds,
   type UserSeed,
 } from './seed-data.ts';
@@ -44,6 +46,7 @@ export async function seedIfEmpty(database: Database, options: SeedOptions): Pro
   }
   await db.transaction().execute(async (trx) => {
     await seedPermissionModel(trx);
+    await seedBusinessCalendars(trx);
     if (options.demo) await seedDemoCatalogs(trx);
     else await seedAreas(trx, [adminSeed.area]);
     await seedUsers(trx, users);
@@ -136,6 +139,45 @@ async function seedDemoCatalogs(trx: Kysely<DB>) {
       .values(demoCatalogs[table].map((name) => ({ name, ...stamp() })))
       .execute();
   }
+  await seedSlaPolicies(trx);
+}
+
+async function seedBusinessCalendars(trx: Kysely<DB>) {
+  await trx
+    .insertInto('business_calendars')
+    .values(
+      businessCalendarSeeds.map((c) => ({
+        name: c.name,
+        time_zone: c.time_zone,
+        week: JSON.stringify(c.week),
+        holidays: JSON.stringify(c.holidays),
+        ...stamp(),
+      })),
+    )
+    .execute();
+}
+
+async function seedSlaPolicies(trx: Kysely<DB>) {
+  const calendar = await trx
+    .selectFrom('business_calendars')
+    .select('id')
+    .where('name', '=', businessCalendarSeeds[0]!.name)
+    .executeTakeFirstOrThrow();
+  const priorities = new Map(
+    (await trx.selectFrom('priority_types').select(['id', 'name']).execute()).map((p) => [p.name, p.id]),
+  );
+  await trx
+    .insertInto('sla_policies')
+    .values(
+      slaPolicySeeds.map(({ priority, ...policy }) => ({
+        ...policy,
+        priority_type_id: priorities.get(priority)!,
+        area_id: null,
+        calendar_id: calendar.id,
+        ...stamp(),
+      })),
+    )
+    .execute();
 }
 
 async function seedUsers(trx: Kysely<DB>, users: [UserSeed, string][]) {

@@ -29,6 +29,8 @@ const sectionLabels: Record<SectionName, string> = {
   [SECTIONS.example]: 'Componentes',
   [SECTIONS.auditLog]: 'Auditoría',
   [SECTIONS.dashboard]: 'Tablero',
+  [SECTIONS.businessCalendars]: 'Calendarios laborales',
+  [SECTIONS.slaPolicies]: 'Acuerdos de servicio',
 };
 
 const isKnownSection = (code: string): code is SectionName => Object.hasOwn(sectionLabels, code);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ticketStages } from '../constants.ts';
 import { updateSchemaOf, ZFlag, ZId, ZNamedRef, ZStatusId, ZStatusRef, ZText } from './common.ts';
+import { ZBusinessCalendar, ZBusinessCalendarWrite, ZSlaPolicy, ZSlaPolicyWrite } from './sla.ts';
 import { ZUser, ZUserCreate, ZUserUpdate } from './users.ts';
 
 const ZBaseRecord = z.object({
@@ -15,6 +16,8 @@ const ZSimpleWrite = z.object({ name: nameField, status_id: ZStatusId.default(1)
 
 const ZTicketStatusWrite = ZSimpleWrite.extend({
   stage: z.enum(ticketStages, { error: 'La etapa debe ser open, started o closed.' }).default('open'),
+  /** While a ticket is in this status, its SLA clock stops. */
+  pauses_sla: ZFlag.default(0),
 });
 const ZRoleWrite = ZSimpleWrite.extend({ is_supervisor: ZFlag.default(0) });
 const ZRouteWrite = z.object({
@@ -55,7 +58,7 @@ export const catalogResources = {
   'ticket-statuses': resource({
     create: ZTicketStatusWrite,
     update: updateSchemaOf(ZTicketStatusWrite),
-    record: ZBaseRecord.extend({ stage: z.enum(ticketStages) }),
+    record: ZBaseRecord.extend({ stage: z.enum(ticketStages), pauses_sla: z.number() }),
   }),
   roles: resource({
     create: ZRoleWrite,
@@ -99,6 +102,16 @@ export const catalogResources = {
     }),
   }),
   users: resource({ create: ZUserCreate, update: ZUserUpdate, record: ZUser }),
+  'business-calendars': resource({
+    create: ZBusinessCalendarWrite,
+    update: updateSchemaOf(ZBusinessCalendarWrite),
+    record: ZBusinessCalendar,
+  }),
+  'sla-policies': resource({
+    create: ZSlaPolicyWrite,
+    update: updateSchemaOf(ZSlaPolicyWrite),
+    record: ZSlaPolicy,
+  }),
 } as const;
 
 export type CatalogResourceName = keyof typeof catalogResources;
@@ -121,4 +134,5 @@ export const optionResources = [
   'routes',
   'sections',
   'users',
+  'business-calendars',
 ] as const satisfies readonly CatalogResourceName[];

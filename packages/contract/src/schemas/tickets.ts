@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { DEFAULT_HISTORY_PAGE_SIZE, DEFAULT_TICKET_SORT, ticketSortColumns, ticketStages } from '../constants.ts';
+import {
+  DEFAULT_HISTORY_PAGE_SIZE,
+  DEFAULT_TICKET_SORT,
+  ticketSortColumns,
+  slaStates,
+  ticketStages,
+} from '../constants.ts';
 import {
   filterKeysOf,
   TICKET_FIELDS,
@@ -48,8 +54,11 @@ const ZFilterOptionalIds = z
   .union([z.null(), z.array(ZId.nullable()).max(MAX_FILTER_VALUES, `Máximo ${MAX_FILTER_VALUES} valores.`)])
   .transform((v) => (v === null ? [null] : v));
 
+const ZFilterSlaStates = z.array(z.enum(slaStates, { error: 'Estado de SLA no válido.' })).max(slaStates.length);
+
 /** The filter of each kind of field (ticket-fields.ts). */
 const filterSchemas = {
+  'sla-states': ZFilterSlaStates.optional(),
   ids: ZFilterIds.optional(),
   'optional-ids': ZFilterOptionalIds.optional(),
   stages: ZFilterStages.optional(),
@@ -172,6 +181,10 @@ export const ZTicket = z.object({
   /** The creator. */
   users: ZUserRef,
   assigned_to: ZUserRef.nullable(),
+  /** Where the ticket stands against its SLA (as last written: the alert sweep moves it on), and its due dates. */
+  sla_state: z.enum(slaStates),
+  first_response_due_at: z.string().nullable(),
+  resolution_due_at: z.string().nullable(),
 });
 export type TTicket = z.infer<typeof ZTicket>;
 
@@ -214,6 +227,12 @@ export const ticketEventKinds = [
   'activity_added',
   'activity_removed',
   'activity_restored',
+  'sla_assigned',
+  'sla_paused',
+  'sla_resumed',
+  'sla_recalculated',
+  'sla_breached',
+  'sla_met',
 ] as const;
 export type TicketEventKind = (typeof ticketEventKinds)[number];
 
@@ -255,7 +274,27 @@ export const ZTicketAbilities = z.object({
 });
 
 /** `GET /tickets/{id}`: the ticket, its timeline (oldest first) and the caller's abilities. */
-export const ZTicketDetail = ZTicket.extend({ events: z.array(ZTicketEvent), can: ZTicketAbilities });
+/** A ticket's SLA on its page, as it stands at the moment of the answer. */
+export const ZTicketSla = z.object({
+  state: z.enum(slaStates),
+  policy: z.object({ id: z.number(), name: z.string() }).nullable(),
+  first_response_due_at: z.string().nullable(),
+  resolution_due_at: z.string().nullable(),
+  first_responded_at: z.string().nullable(),
+  resolved_at: z.string().nullable(),
+  /** Business minutes spent paused (pauses that ended). */
+  paused_minutes: z.number(),
+  paused_since: z.string().nullable(),
+  /** Business minutes left until the resolution due date (negative: overdue); null once resolved or without a policy. */
+  business_minutes_left: z.number().nullable(),
+});
+export type TTicketSla = z.infer<typeof ZTicketSla>;
+
+export const ZTicketDetail = ZTicket.extend({
+  events: z.array(ZTicketEvent),
+  can: ZTicketAbilities,
+  sla: ZTicketSla,
+});
 export type TTicketDetail = z.infer<typeof ZTicketDetail>;
 export const ZTicketDetailResponse = z.object({ status: z.literal(true), data: ZTicketDetail });
 export type TTicketDetailResponse = z.infer<typeof ZTicketDetailResponse>;

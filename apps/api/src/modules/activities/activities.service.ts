@@ -5,6 +5,7 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import type { TicketEventsRepository } from '../tickets/ticket-events.repository.ts';
 import type { TicketsRepository } from '../tickets/tickets.repository.ts';
 import type { AuthUserRow } from '../users/users.repository.ts';
+import type { SlaRepository } from '../sla/sla.repository.ts';
 import type { ActivitiesRepository } from './activities.repository.ts';
 
 interface Deps {
@@ -14,6 +15,8 @@ interface Deps {
   /** The ticket's timeline: activity added / removed / restored, in the same transaction. */
   events: TicketEventsRepository;
   notifications: Pick<NotificationsService, 'notify' | 'ticketChanged'>;
+  sla: Pick<SlaRepository, 'recordFirstResponse'>;
+  now?: () => number;
 }
 
 type Actor = Pick<AuthUserRow, 'id' | 'is_supervisor'>;
@@ -28,7 +31,15 @@ type Mode = 'write' | 'read';
  * The ticket's assignee adds and deletes its activities; a privileged role
  * (is_supervisor) reads them; anyone else is refused.
  */
-export function createActivitiesService({ database, activities, tickets, events, notifications }: Deps) {
+export function createActivitiesService({
+  database,
+  activities,
+  tickets,
+  events,
+  notifications,
+  sla,
+  now = Date.now,
+}: Deps) {
   async function ticketFor(actor: Actor, ticketId: number) {
     const ticket = await tickets.findOwnership(ticketId);
     if (!ticket) throw notFound(TICKET_MSG.notFound);
@@ -55,6 +66,9 @@ export function createActivitiesService({ database, activities, tickets, events,
       const id = await database.db.transaction().execute(async (trx) => {
         const inserted = await activities.insert({ name: input.name, ticket_id: ticket.id, user_id: actor.id }, trx);
         await events.record([{ ticketId: ticket.id, userId: actor.id, kind: 'activity_added', to: input.name }], trx);
+        // The first activity by someone other than the creator is the ticket's first response.
+        if (actor.id !== ticket.created_by)
+          await sla.recordFirstResponse(ticket.id, new Date(now()).toISOString(), trx);
         await notifications.notify(
           {
             recipientId: ticket.created_by,

@@ -45,7 +45,23 @@ export interface CatalogDefinition {
   onStatusChange?: () => Record<string, unknown>;
   /** Fields the update form may not change. */
   immutableOnUpdate?: string[];
+  /** Turns a read row's stored values back into the record's (e.g. parses JSON text). */
+  decode?: (row: Record<string, unknown>) => Record<string, unknown>;
 }
+
+/** Columns held as JSON text: written stringified, read parsed. */
+const jsonColumns = (columns: string[]): Pick<CatalogDefinition, 'prepare' | 'decode'> => ({
+  prepare: async (input) => {
+    const values = { ...input };
+    for (const c of columns) if (values[c] !== undefined) values[c] = JSON.stringify(values[c]);
+    return values;
+  },
+  decode: (row) => {
+    const record = { ...row };
+    for (const c of columns) if (typeof record[c] === 'string') record[c] = JSON.parse(record[c]);
+    return record;
+  },
+});
 
 const simple = (
   resource: CatalogResourceName,
@@ -74,7 +90,7 @@ export const catalogDefinitions: CatalogDefinition[] = [
   simple('difficulties', 'difficulties', SECTIONS.difficulties),
   simple('groups', 'groups', SECTIONS.groups),
   simple('priority-types', 'priority_types', SECTIONS.priorityTypes),
-  simple('ticket-statuses', 'ticket_statuses', SECTIONS.ticketStatuses, ['stage']),
+  simple('ticket-statuses', 'ticket_statuses', SECTIONS.ticketStatuses, ['stage', 'pauses_sla']),
   {
     ...simple('roles', 'roles', SECTIONS.roles, ['is_supervisor']),
     affectsPermissions: true,
@@ -120,6 +136,33 @@ export const catalogDefinitions: CatalogDefinition[] = [
     unique: [['section_id', 'role_id']],
     optionsAccess: anyRead(SECTIONS.sectionsPermission),
     immutableOnUpdate: ['section_id'],
+  },
+  {
+    ...simple('business-calendars', 'business_calendars', SECTIONS.businessCalendars, [
+      'time_zone',
+      'week',
+      'holidays',
+    ]),
+    // The SLA policies' calendar select.
+    optionsAccess: anyRead(SECTIONS.businessCalendars, SECTIONS.slaPolicies),
+    ...jsonColumns(['week', 'holidays']),
+  },
+  {
+    ...simple('sla-policies', 'sla_policies', SECTIONS.slaPolicies, [
+      'priority_type_id',
+      'area_id',
+      'calendar_id',
+      'first_response_minutes',
+      'resolution_minutes',
+    ]),
+    references: [
+      { as: 'priority_type', column: 'priority_type_id', table: 'priority_types' },
+      { as: 'area', column: 'area_id', table: 'areas', optional: true },
+      { as: 'calendar', column: 'calendar_id', table: 'business_calendars' },
+    ],
+    searchColumns: ['t.name', 'priority_type.name', 'area.name', 'calendar.name'],
+    // One policy per priority and area (no area: any area).
+    unique: [['name'], ['priority_type_id', 'area_id']],
   },
   {
     resource: 'users',

@@ -32,7 +32,8 @@ export function createCatalogRepository(database: Database, def: CatalogDefiniti
     ]);
 
   const toRecord = (row: Row): Row => {
-    const record: Row = { ...row, status: { id: row.status_id, name: recordStatusName(Number(row.status_id)) } };
+    const decoded = def.decode ? def.decode(row) : row;
+    const record: Row = { ...decoded, status: { id: row.status_id, name: recordStatusName(Number(row.status_id)) } };
     for (const ref of def.references) {
       const id = row[ref.column];
       record[ref.as] = id == null ? null : { id, name: row[`${ref.as}__name`] };
@@ -74,9 +75,11 @@ export function createCatalogRepository(database: Database, def: CatalogDefiniti
         for (const f of group) {
           const value = values[f];
           q =
-            def.uniqueIgnoringCase?.includes(f) && typeof value === 'string'
-              ? q.where((eb) => eb(eb.fn('lower', [eb.ref(f)]), '=', value.toLowerCase()))
-              : q.where(f, '=', value);
+            value === null
+              ? q.where(f, 'is', null)
+              : def.uniqueIgnoringCase?.includes(f) && typeof value === 'string'
+                ? q.where((eb) => eb(eb.fn('lower', [eb.ref(f)]), '=', value.toLowerCase()))
+                : q.where(f, '=', value);
         }
         if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
         if (await q.executeTakeFirst()) conflicts.push(group);

@@ -17,4 +17,13 @@ export const TICKET_COLUMNS = [
   't.user_assigned_id',
   't.created_at',
   't.updated_at',
+  't.sla_policy_id',
+  't.first_response_due_at',
+  't.resolution_due_at',
+  't.sla_at_risk_at',
+  't.first_responded_at',
+  't.resolved_at',
+  't.sla_paused_minutes',
+  't.sla_paused_at',
+  't.sla_state',
 ] as const;

@@ -113,7 +113,14 @@ function conditionsOf(selection: TicketSelection): Condition[] {
       continue;
     }
     const wanted = values[field.column] as (number | string | null)[] | undefined;
-    if (wanted?.length) conditions.push(anyOf(column, wanted));
+    if (!wanted?.length) continue;
+    if (field.kind === 'sla-states') {
+      // No index token: a condition on the row.
+      const list = sql.join(wanted.map((v) => sql`${v}`));
+      conditions.push({ tokens: null, row: (col) => sql`${col(column)} in (${list})` });
+      continue;
+    }
+    conditions.push(anyOf(column, wanted));
   }
   return conditions;
 }

@@ -170,4 +170,7 @@ export const ticketOf = (r: Omit<Selectable<TicketsTable>, 'stage'>, names: Tick
   difficulties: { name: names.difficulty },
   users: { id: r.created_by, name: names.creator },
   assigned_to: r.user_assigned_id === null ? null : { id: r.user_assigned_id, name: names.assignee },
+  sla_state: r.sla_state,
+  first_response_due_at: r.first_response_due_at,
+  resolution_due_at: r.resolution_due_at,
 });

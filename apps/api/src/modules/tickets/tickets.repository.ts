@@ -9,6 +9,7 @@ import { createTicketListRepository } from './ticket-list.repository.ts';
 import { activeUsers, selectUserSummary, toUserSummary } from '../users/user-summaries.ts';
 import { ticketOf, type TicketNamesRepository } from './ticket-names.repository.ts';
 import { TICKET_COLUMNS } from './ticket-columns.ts';
+import type { TicketSla } from '../sla/sla-clock.ts';
 
 export type { TicketScope, TicketSelection } from './ticket-list.repository.ts';
 
@@ -154,9 +155,24 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
     async create(
       values: TicketValues,
       createdBy: number,
+      { now = nowIso(), sla }: { now?: string; sla?: TicketSla } = {},
     ): Promise<{ ticket: TTicket } | { missing: ReferenceField[] }> {
-      const now = nowIso();
       const event = eventRow({ ticketId: 0, userId: createdBy, kind: 'created' }, now);
+      // The SLA applied, on the timeline just after the creation.
+      const slaEvent =
+        sla?.sla_policy_id != null
+          ? eventRow(
+              {
+                ticketId: 0,
+                userId: createdBy,
+                kind: 'sla_assigned',
+                field: 'resolution_due_at',
+                to: sla.resolution_due_at,
+              },
+              now,
+            )
+          : null;
+      const s = sla ?? null;
       let row: Selectable<TicketsTable> | undefined;
       let references: TicketReferences;
       if (database.dialect === 'postgres') {
@@ -165,17 +181,26 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
           with r as (${referencesQuery(values, createdBy)}),
           t as (
             insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,
-              difficulty_id, status_id, stage, created_by, user_assigned_id, created_at, updated_at)
+              difficulty_id, status_id, stage, created_by, user_assigned_id, created_at, updated_at,
+              sla_policy_id, first_response_due_at, resolution_due_at, sla_at_risk_at, resolved_at,
+              sla_paused_at, sla_state)
             select ${values.name}::text, ${values.description}::text, ${v('area_id')}, ${v('project_id')},
               ${v('category_id')}, ${v('priority_type_id')}, ${v('difficulty_id')}, ${v('status_id')},
-              ${stageOfStatus(values.status_id)}, ${createdBy}::int, null, ${now}::timestamptz, ${now}::timestamptz
+              ${stageOfStatus(values.status_id)}, ${createdBy}::int, null, ${now}::timestamptz, ${now}::timestamptz,
+              ${s?.sla_policy_id ?? null}::int, ${s?.first_response_due_at ?? null}::timestamptz,
+              ${s?.resolution_due_at ?? null}::timestamptz, ${s?.sla_at_risk_at ?? null}::timestamptz,
+              ${s?.resolved_at ?? null}::timestamptz, ${s?.sla_paused_at ?? null}::timestamptz,
+              ${s?.sla_state ?? 'none'}::text
             where (select count(*) from r where r.field <> 'created_by' and r.status_id = ${RECORD_STATUS.active})
               = ${referenceTables.length}
             returning *
           ),
           e as (
-            insert into ticket_events (ticket_id, user_id, kind, created_at)
-            select t.id, ${event.user_id}::int, ${event.kind}::text, ${now}::timestamptz from t
+            insert into ticket_events (ticket_id, user_id, kind, field, to_value, created_at)
+            select t.id, ${event.user_id}::int, ${event.kind}::text, null, null, ${now}::timestamptz from t
+            union all
+            select t.id, ${event.user_id}::int, ${slaEvent?.kind ?? ''}::text, ${slaEvent?.field ?? null}::text,
+              ${slaEvent?.to_value ?? null}::text, ${now}::timestamptz from t where ${slaEvent !== null}::boolean
           )
           select (select json_agg(r) from r) as refs, t.* from (select 1) as one left join t on true`.execute(db);
         const [result] = rows;
@@ -198,12 +223,13 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
               user_assigned_id: null,
               created_at: now,
               updated_at: now,
+              ...sla,
             })
             .returningAll()
             .executeTakeFirstOrThrow();
           await trx
             .insertInto('ticket_events')
-            .values({ ...event, ticket_id: inserted.id })
+            .values([event, ...(slaEvent ? [slaEvent] : [])].map((e) => ({ ...e, ticket_id: inserted.id })))
             .execute();
           return inserted;
         });

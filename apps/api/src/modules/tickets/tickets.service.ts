@@ -23,9 +23,14 @@ import type { AuthUserRow } from '../users/users.repository.ts';
 import { csvHeader, ticketCsvLine } from './ticket-csv.ts';
 import type { NewTicketEvent, TicketEventsRepository } from './ticket-events.repository.ts';
 import type { TicketSelection, TicketValues, TicketsRepository } from './tickets.repository.ts';
+import { slaAfterChange, slaOfNewTicket, slaViewOf, type SlaChange, type TicketSla } from '../sla/sla-clock.ts';
+import { SLA_COLUMNS, type SlaCatalog, type SlaRepository } from '../sla/sla.repository.ts';
 
 interface Deps {
   database: Database;
+  sla: SlaRepository;
+  /** The clock (ms), injectable for tests. */
+  now?: () => number;
   tickets: TicketsRepository;
   events: TicketEventsRepository;
   permissions: PermissionsRepository;
@@ -39,6 +44,9 @@ type Involvement = { created_by: number; user_assigned_id: number | null };
 
 const isInvolved = (actor: Actor, ticket: Involvement) =>
   ticket.created_by === actor.id || ticket.user_assigned_id === actor.id;
+
+const slaOfRow = (row: TicketSla): TicketSla =>
+  Object.fromEntries(SLA_COLUMNS.map((k) => [k, row[k]])) as unknown as TicketSla;
 
 /** How many tickets the export reads (and writes) at a time. */
 export const EXPORT_BATCH = 1_000;
@@ -54,7 +62,16 @@ const editedFields: [keyof typeof TICKET_FIELD_LABELS, (t: TTicket) => string][]
   ['difficulty_id', (t) => t.difficulties.name],
 ];
 
-export function createTicketsService({ database, tickets, events, permissions, notifications, audit }: Deps) {
+export function createTicketsService({
+  database,
+  sla,
+  now = Date.now,
+  tickets,
+  events,
+  permissions,
+  notifications,
+  audit,
+}: Deps) {
   const can = (actor: Actor, section: string, flag: 'r' | 'w' | 'u' | 'd') =>
     permissions.hasFlag(actor.role_id, section, flag);
 
@@ -128,6 +145,40 @@ export function createTicketsService({ database, tickets, events, permissions, n
     };
   }
 
+  /**
+   * A ticket's SLA after an edit (status, priority, area), written in the edit's transaction;
+   * answers the timeline entries it calls for (each with the resolution due date before → after).
+   */
+  async function recomputeSla(
+    { rules, statuses }: SlaCatalog,
+    id: number,
+    was: TTicket,
+    trx: Kysely<DB>,
+    userId: number,
+  ): Promise<NewTicketEvent[]> {
+    const row = await sla.ticketClock(id, trx);
+    if (!row) return [];
+    const before = slaOfRow(row);
+    const facts = (t: { priority_type_id: number; area_id: number; status_id: number }) => ({
+      createdAt: row.created_at,
+      priorityTypeId: t.priority_type_id,
+      areaId: t.area_id,
+      stage: statuses.get(t.status_id)?.stage ?? row.stage,
+      pausesSla: statuses.get(t.status_id)?.pausesSla ?? false,
+    });
+    const { sla: after, changes } = slaAfterChange(rules, before, facts(was), facts(row), now());
+    if (SLA_COLUMNS.every((k) => before[k] === after[k]) && changes.length === 0) return [];
+    await sla.write(id, after, trx);
+    return changes.map((kind: SlaChange) => ({
+      ticketId: id,
+      userId,
+      kind,
+      field: 'resolution_due_at',
+      from: before.resolution_due_at,
+      to: after.resolution_due_at,
+    }));
+  }
+
   /** The section whose `r` a list needs (the route's access rule, checked again for the export). */
   const listSection: Record<TicketListKind, string> = {
     mine: SECTIONS.tickets,
@@ -144,15 +195,18 @@ export function createTicketsService({ database, tickets, events, permissions, n
     async detail(actor: Actor, id: number): Promise<TTicketDetail> {
       const ticket = await load(id);
       if (!(await maySee(actor, ticket))) throw forbidden(TICKET_MSG.cannotSee);
-      const [timeline, update, assign, reassign] = await Promise.all([
+      const [timeline, update, assign, reassign, clock, { rules }] = await Promise.all([
         events.listOf(id),
         mayActOn(actor, ticket, 'u'),
         ticket.user_assigned_id === null ? mayActOn(actor, ticket, 'w') : Promise.resolve(false),
         ticket.user_assigned_id === null ? Promise.resolve(false) : mayActOn(actor, ticket, 'u'),
+        sla.ticketClock(id, database.db),
+        sla.catalog(),
       ]);
       const activities =
         ticket.user_assigned_id === actor.id ? 'register' : Number(actor.is_supervisor) === 1 ? 'view' : 'denied';
-      return { ...ticket, events: timeline, can: { update, assign, reassign, activities } };
+      const slaView = slaViewOf(rules, slaOfRow(clock!), now());
+      return { ...ticket, events: timeline, can: { update, assign, reassign, activities }, sla: slaView };
     },
 
     /**
@@ -175,7 +229,23 @@ export function createTicketsService({ database, tickets, events, permissions, n
     },
 
     async create(actor: Actor, values: TicketValues): Promise<TTicket> {
-      const result = await tickets.create(values, actor.id);
+      const at = now();
+      const { rules, statuses } = await sla.catalog();
+      const status = statuses.get(values.status_id);
+      const clock = status
+        ? slaOfNewTicket(
+            rules,
+            {
+              createdAt: new Date(at).toISOString(),
+              priorityTypeId: values.priority_type_id,
+              areaId: values.area_id,
+              stage: status.stage,
+              pausesSla: status.pausesSla,
+            },
+            at,
+          )
+        : undefined;
+      const result = await tickets.create(values, actor.id, { now: new Date(at).toISOString(), sla: clock });
       if ('missing' in result) throw validationFailed(referenceErrors(result.missing, values));
       announce(result.ticket);
       return result.ticket;
@@ -185,6 +255,8 @@ export function createTicketsService({ database, tickets, events, permissions, n
       const current = await load(id);
       if (!(await mayActOn(actor, current, 'u'))) throw forbidden(TICKET_MSG.notYours);
       await checkReferences(values, current);
+      // Read before the transaction: the catalogue is read on its own connection.
+      const catalog = await sla.catalog();
       const updated = await database.db.transaction().execute(async (trx) => {
         await tickets.update(id, values, trx);
         const updated = await load(id, trx);
@@ -221,6 +293,7 @@ export function createTicketsService({ database, tickets, events, permissions, n
             trx,
           );
         }
+        changes.push(...(await recomputeSla(catalog, id, current, trx, actor.id)));
         await events.record(changes, trx);
         return updated;
       });

@@ -2,8 +2,10 @@ import {
   DEFAULT_PAGE_SIZE,
   DEFAULT_TICKET_SORT,
   PAGE_SIZES,
+  slaStates,
   ticketSortColumns,
   ticketStages,
+  type SlaState,
   type TicketSortColumn,
   type TicketStage,
   type TTicketFiltersInput,
@@ -45,7 +47,17 @@ export const catalogFilters: { key: CatalogFilterKey; label: string; source: Opt
 ];
 
 /** Every URL parameter a ticket list owns (a tab change clears them). */
-export const listUrlParams = ['q', 'page', 'sort', 'stage', 'assignee', 'from', 'to', ...Object.values(idFilterParams)];
+export const listUrlParams = [
+  'q',
+  'page',
+  'sort',
+  'stage',
+  'sla',
+  'assignee',
+  'from',
+  'to',
+  ...Object.values(idFilterParams),
+];
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ids = (text: string | null) =>
@@ -69,6 +81,10 @@ export function filtersFromUrl(params: URLSearchParams): TTicketFiltersInput {
     .split(',')
     .filter((s): s is TicketStage => (ticketStages as readonly string[]).includes(s));
   if (stages.length) filters.stage = stages;
+  const slaStatesWanted = (params.get('sla') ?? '')
+    .split(',')
+    .filter((s): s is SlaState => (slaStates as readonly string[]).includes(s));
+  if (slaStatesWanted.length) filters.sla_state = slaStatesWanted;
   for (const [key, param] of Object.entries(idFilterParams) as [IdFilterKey, string][]) {
     const values = ids(params.get(param));
     if (values.length) filters[key] = values;
@@ -87,6 +103,7 @@ export function filtersFromUrl(params: URLSearchParams): TTicketFiltersInput {
 export function filtersToUrl(filters: TTicketFiltersInput): Record<string, string | null> {
   const out: Record<string, string | null> = {
     stage: filters.stage?.length ? filters.stage.join(',') : null,
+    sla: filters.sla_state?.length ? filters.sla_state.join(',') : null,
     assignee: Array.isArray(filters.user_assigned_id)
       ? filters.user_assigned_id.map((v) => (v === null ? 'none' : String(v))).join(',') || null
       : filters.user_assigned_id === null

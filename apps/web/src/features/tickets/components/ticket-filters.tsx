@@ -1,6 +1,6 @@
 import { Badge, Button, CloseButton, Collapse, Group } from '@mantine/core';
-import type { TicketStage, TOption, TTicketFiltersInput } from '@portal/contract';
-import { IconFilter, IconFilterOff } from '@tabler/icons-react';
+import { SLA_STATE_LABELS, type TicketStage, type TOption, type TTicketFiltersInput } from '@portal/contract';
+import { IconAlarm, IconFilter, IconFilterOff } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { optionsQuery } from '@/lib/resource-api.ts';
@@ -24,6 +24,9 @@ interface TicketFiltersProps {
  * area, category, difficulty, assignee with 'Sin asignar', creator, created between),
  * the active ones as removable chips, and 'Limpiar filtros'.
  */
+/** The quick filter 'Por vencer o vencidos'. */
+const DUE_STATES = ['at_risk', 'breached'] as const;
+
 export function TicketFilters({ filters, onChange, stages }: TicketFiltersProps) {
   const [isOpen, setOpen] = useState(false);
   const [hasOpened, setHasOpened] = useState(false);
@@ -83,6 +86,15 @@ export function TicketFilters({ filters, onChange, stages }: TicketFiltersProps)
       remove: () => set({ created_by: (filters.created_by as number[]).filter((v) => v !== id) }),
     });
   }
+  for (const state of filters.sla_state ?? []) {
+    chips.push({
+      key: `sla-${state}`,
+      label: `SLA: ${SLA_STATE_LABELS[state]}`,
+      remove: () => set({ sla_state: filters.sla_state!.filter((s) => s !== state) }),
+    });
+  }
+  const isDueQuick =
+    filters.sla_state?.length === DUE_STATES.length && DUE_STATES.every((s) => filters.sla_state!.includes(s));
   if (filters.created_from) {
     chips.push({
       key: 'from',
@@ -116,6 +128,16 @@ export function TicketFilters({ filters, onChange, stages }: TicketFiltersProps)
           aria-expanded={isOpen}
         >
           Filtros
+        </Button>
+        <Button
+          variant={isDueQuick ? 'light' : 'default'}
+          size="sm"
+          color={isDueQuick ? 'orange' : undefined}
+          leftSection={<IconAlarm size={16} />}
+          aria-pressed={isDueQuick}
+          onClick={() => set({ sla_state: isDueQuick ? undefined : [...DUE_STATES] })}
+        >
+          Por vencer o vencidos
         </Button>
         {chips.length > 0 && (
           <Group gap={6} wrap="wrap" role="list" aria-label="Filtros activos">

@@ -17,6 +17,7 @@ import { TICKET_FIELD_LABELS, type TTicketDetail, type TTicketEvent } from '@por
 import {
   IconArrowLeft,
   IconCirclePlus,
+  IconClockHour4,
   IconEye,
   IconListCheck,
   IconPencil,
@@ -28,6 +29,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { SlaBadge } from '@/components/ui/sla-badge.tsx';
 import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
 import { errorText, isApiError } from '@/lib/api-client.ts';
 import { notifyError, notifySuccess } from '@/lib/notify.ts';
@@ -64,8 +66,27 @@ export function describeEvent(e: TTicketEvent): { title: string; detail?: string
       return { title: 'Eliminó una actividad', detail: quote(e.from_value) };
     case 'activity_restored':
       return { title: 'Restauró una actividad', detail: quote(e.from_value) };
+    case 'sla_assigned':
+    case 'sla_paused':
+    case 'sla_resumed':
+    case 'sla_recalculated':
+    case 'sla_breached':
+    case 'sla_met':
+      return { title: slaEventTitles[e.kind], detail: `Vence: ${dueDate(e.from_value)} → ${dueDate(e.to_value)}` };
   }
 }
+
+const slaEventTitles = {
+  sla_assigned: 'SLA asignado',
+  sla_paused: 'SLA pausado',
+  sla_resumed: 'SLA reanudado',
+  sla_recalculated: 'SLA recalculado',
+  sla_breached: 'SLA vencido',
+  sla_met: 'SLA cumplido',
+} as const;
+
+const dueDate = (iso: string | null) =>
+  iso === null ? '—' : new Date(iso).toLocaleString('es-MX', { dateStyle: 'medium', timeStyle: 'short' });
 
 const eventIcons = {
   created: IconCirclePlus,
@@ -75,6 +96,12 @@ const eventIcons = {
   activity_added: IconListCheck,
   activity_removed: IconTrash,
   activity_restored: IconListCheck,
+  sla_assigned: IconClockHour4,
+  sla_paused: IconClockHour4,
+  sla_resumed: IconClockHour4,
+  sla_recalculated: IconClockHour4,
+  sla_breached: IconClockHour4,
+  sla_met: IconClockHour4,
 } as const;
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -196,6 +223,7 @@ export default function TicketPage() {
           </Title>
           <Group gap="xs">
             <TicketStatusBadge name={ticket.status_tickets.name} stage={ticket.status_tickets.stage} />
+            <SlaBadge state={ticket.sla.state} minutesLeft={ticket.sla.business_minutes_left} />
             <PriorityBadge name={ticket.priorities.name} />
           </Group>
         </Stack>
@@ -254,6 +282,11 @@ export default function TicketPage() {
                 <Field label="Estado">
                   <TicketStatusBadge name={ticket.status_tickets.name} stage={ticket.status_tickets.stage} />
                 </Field>
+                {ticket.sla.resolution_due_at && (
+                  <Field label="Resolver antes de">
+                    <Text size="sm">{dueDate(ticket.sla.resolution_due_at)}</Text>
+                  </Field>
+                )}
                 <Field label="Creado por">
                   <Text size="sm">{ticket.users.name}</Text>
                 </Field>

@@ -17,6 +17,7 @@ import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { ListPagination } from '@/components/ui/list-pagination.tsx';
 import { ListToolbar } from '@/components/ui/list-toolbar.tsx';
 import { LoadErrorNotice } from '@/components/ui/load-error-notice.tsx';
+import { SlaBadge } from '@/components/ui/sla-badge.tsx';
 import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
 import { errorText } from '@/lib/api-client.ts';
 import { notifyError, notifySuccess } from '@/lib/notify.ts';
@@ -110,6 +111,7 @@ function TicketCard({ ticket, actions }: { ticket: TTicket; actions?: ReactNode 
       </Text>
       <Group gap="xs" mt="xs" wrap="wrap">
         <TicketStatusBadge name={ticket.status_tickets.name} stage={ticket.status_tickets.stage} />
+        <SlaBadge state={ticket.sla_state} />
         <Text size="xs" c="dimmed">
           {ticket.projects.name} · {formatDate(ticket.created_at)}
         </Text>

@@ -4,6 +4,7 @@ import { IconEye, IconFileImport, IconListCheck, IconPencil, IconUserPlus, IconU
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { IconAction } from '@/components/ui/icon-action.tsx';
 import { ListHeader } from '@/components/ui/list-header.tsx';
+import { SlaBadge } from '@/components/ui/sla-badge.tsx';
 import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
 import { useSectionAccess, useSectionFlags } from '@/lib/permissions.ts';
 import { useSession } from '@/lib/session.ts';
@@ -92,6 +93,7 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
       sortKey: 'status',
       render: (t) => <TicketStatusBadge name={t.status_tickets.name} stage={t.status_tickets.stage} />,
     },
+    { header: 'SLA', width: 110, render: (t) => <SlaBadge state={t.sla_state} /> },
     {
       header: 'Proyecto',
       width: 130,
