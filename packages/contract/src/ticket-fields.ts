@@ -35,6 +35,8 @@ export interface TicketField {
   references?: 'priority_types' | 'ticket_statuses' | 'projects' | 'areas' | 'categories' | 'difficulties' | 'users';
   /** An import may leave its CSV cell empty or its column out (ids: none; dates: the creation date). */
   isOptionalOnImport?: boolean;
+  /** Worked out by the portal from the ticket's other fields: exported, but an import skips its column. */
+  isDerived?: boolean;
 }
 
 /**
@@ -156,6 +158,7 @@ export const TICKET_FIELDS = {
   },
   stage: { column: 'stage', kind: 'stages', label: 'Etapa', isFilterable: true, token: 'stage' },
   slaState: {
+    isDerived: true,
     column: 'sla_state',
     kind: 'sla-states',
     label: 'SLA',
@@ -163,12 +166,14 @@ export const TICKET_FIELDS = {
     cell: (t) => SLA_STATE_LABELS[t.sla_state],
   },
   firstResponseDue: {
+    isDerived: true,
     column: 'first_response_due_at',
     kind: 'dates',
     label: 'Primera respuesta antes de',
     cell: (t) => t.first_response_due_at ?? '',
   },
   resolutionDue: {
+    isDerived: true,
     column: 'resolution_due_at',
     kind: 'dates',
     label: 'Resolver antes de',

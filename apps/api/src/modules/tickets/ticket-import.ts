@@ -47,7 +47,16 @@ export interface CheckedCsv {
   rejectedLines: number;
 }
 
-const exportedFields = ticketExportFields.map((key) => ({ key, field: TICKET_FIELDS[key] as TicketField }));
+const exportedFields = ticketExportFields
+  .map((key) => ({ key, field: TICKET_FIELDS[key] as TicketField }))
+  .filter(({ field }) => !field.isDerived);
+/** The columns of derived fields (an SLA's state and due dates), which the portal works out again: skipped. */
+const derivedLabels = new Set(
+  ticketExportFields.flatMap((key) => {
+    const field = TICKET_FIELDS[key] as TicketField;
+    return field.isDerived ? [foldName(field.label)] : [];
+  }),
+);
 const columnIndex = (column: string) => TICKET_LOAD_COLUMNS.indexOf(column as (typeof TICKET_LOAD_COLUMNS)[number]);
 const STAGE = columnIndex('stage');
 const CREATED = columnIndex(TICKET_FIELDS.created.column);
@@ -106,6 +115,7 @@ export async function checkTicketCsv(
     positions = exportedFields.map(() => -1);
     cells.forEach((cell, at) => {
       const i = byLabel.get(foldName(cell));
+      if (i === undefined && derivedLabels.has(foldName(cell))) return;
       if (i === undefined) return reject(line, TICKET_IMPORT_MSG.unknownColumn(cell));
       if (positions![i] !== -1) return reject(line, TICKET_IMPORT_MSG.repeatedColumn(cell));
       positions![i] = at;
