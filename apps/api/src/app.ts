@@ -66,7 +66,10 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
   app.setSerializerCompiler(serializerCompiler);
 
   const services = createServices(config, database, app.log);
+  // Every process sends the outbox; their claims never overlap (modules/mail).
+  app.addHook('onReady', async () => services.mailWorker.start());
   app.addHook('onClose', async () => {
+    await services.mailWorker.stop();
     await services.audit.flushAnonymous().catch((err: unknown) => app.log.error({ err }, 'audit flush failed'));
     await services.limiter.close();
     services.mailer.close();
@@ -95,6 +98,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
       poolStats: database.poolStats,
       openStreams: () => services.notifications.openStreams,
       listAnswerCounts: services.listAnswerCounts,
+      mailOutbox: () => services.mailOutbox.countByStatus(),
     });
   }
 

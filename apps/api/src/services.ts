@@ -31,6 +31,10 @@ import { createTicketEventsRepository } from './modules/tickets/ticket-events.re
 import { createTicketNamesRepository } from './modules/tickets/ticket-names.repository.ts';
 import { createTicketsRepository } from './modules/tickets/tickets.repository.ts';
 import { createTicketsService } from './modules/tickets/tickets.service.ts';
+import { createMailNotifier } from './modules/mail/mail-notifier.ts';
+import { createMailOutboxRepository } from './modules/mail/mail-outbox.repository.ts';
+import { createMailOutboxWorker } from './modules/mail/mail-outbox.worker.ts';
+import { createTicketMail } from './modules/mail/ticket-mail.ts';
 import { createWorkloadRepository } from './modules/workload/workload.repository.ts';
 import { createWorkloadService } from './modules/workload/workload.service.ts';
 
@@ -74,7 +78,25 @@ export function createServices(config: Config, database: Database, log: MailLog 
     onPermissionsChange: () => permissions.invalidate(),
     onWrite: auditCatalogWrites(audit),
   });
+  // E-mail notifications: written to the outbox with their event, sent by this process's worker.
+  const mailOutbox = createMailOutboxRepository(database);
+  const ticketMail = createTicketMail({
+    publicUrl: config.publicUrl,
+    from: config.mailFrom,
+    replyAddress: config.mailReplyAddress,
+    secret: config.jwtSecret,
+  });
+  const mailNotifier = createMailNotifier({ database, outbox: mailOutbox, ticketMail });
+  const mailWorker = createMailOutboxWorker({
+    outbox: mailOutbox,
+    mailer,
+    log,
+    pollMs: config.mailPollMs,
+    retryBaseMs: config.mailRetryBaseMs,
+  });
+  mailNotifier.onCommitted(() => mailWorker.wake());
   const notifications = createNotificationsService({
+    mail: mailNotifier,
     database,
     bus,
     secret: config.jwtSecret,
@@ -138,6 +160,9 @@ export function createServices(config: Config, database: Database, log: MailLog 
     notifications,
     limiter,
     mailer,
+    mailOutbox,
+    mailWorker,
+    ticketMail,
     passwordReset,
     tickets,
     ticketsRepository,
