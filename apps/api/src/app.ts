@@ -12,6 +12,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { catalogRoutes } from './modules/catalogs/catalog.routes.ts';
 import { exampleRoutes } from './modules/example/example.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { notificationPreferencesRoutes } from './modules/mail/notification-preferences.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { passwordResetRoutes } from './modules/password-reset/password-reset.routes.ts';
 import { permissionsRoutes } from './modules/permissions/permissions.routes.ts';
@@ -114,6 +115,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
       await api.register(activitiesRoutes, { services });
       await api.register(workloadRoutes, { services });
       await api.register(profileRoutes, { services });
+      await api.register(notificationPreferencesRoutes, { services });
       await api.register(attachmentsRoutes, { services });
       await api.register(exampleRoutes);
       await api.register(auditRoutes, { services });
