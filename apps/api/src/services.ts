@@ -91,6 +91,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     outbox: mailOutbox,
     mailer,
     log,
+    composeDigest: ticketMail.composeDigest,
     pollMs: config.mailPollMs,
     retryBaseMs: config.mailRetryBaseMs,
   });

@@ -144,6 +144,49 @@ describe.each(dialects)('notification mails through the outbox on %s', (dialect)
     expect(notified).toEqual([]);
   });
 
+  it('gathers the events of someone who chose an hourly digest into one mail at the next hour', async () => {
+    const supervisor = await t.login('supervisor');
+    const supervisorId = await userId(t, 'supervisor');
+    const saved = await t.call(supervisor, 'PUT', '/api/users/notification-preferences', {
+      channels: { assigned: 'email', status_changed: 'portal', activity_added: 'portal' },
+      rhythm: 'hourly',
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const ids = [
+      await createTicket(t, admin, 'Cortina del andén 1'),
+      await createTicket(t, admin, 'Cortina del andén 2'),
+    ];
+    for (const id of ids) {
+      expect((await t.call(admin, 'PATCH', `/api/tickets/${id}/assign/${supervisorId}`)).statusCode).toBe(200);
+    }
+    const lines = await t.services.database.db
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('user_id', '=', supervisorId)
+      .where('status', '=', 'digest')
+      .execute();
+    expect(lines).toHaveLength(2);
+    const nextHour = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 3_600_000;
+    for (const line of lines) expect(Date.parse(line.next_attempt_at)).toBe(nextHour);
+
+    // The hour comes.
+    await t.services.database.db
+      .updateTable('mail_outbox')
+      .set({ next_attempt_at: new Date(Date.now() - 1000).toISOString() })
+      .where('status', '=', 'digest')
+      .execute();
+    t.services.mailWorker.wake();
+    const digest = await smtp.waitFor((m) => m.subject === MAIL_TEXT.digestSubject(2));
+    expect(digest.text).toContain(`[Ticket #${ids[0]}] Cortina del andén 1`);
+    expect(digest.text).toContain(`[Ticket #${ids[1]}] Cortina del andén 2`);
+    expect(digest.text).toContain(`${PUBLIC_URL}/tickets/${ids[1]}`);
+    const left = () =>
+      t.services.database.db.selectFrom('mail_outbox').select('status').where('user_id', '=', supervisorId).execute();
+    // The two lines became that one mail.
+    await until(async () => (await left()).every((r) => r.status === 'sent'));
+    expect((await left()).map((r) => r.status)).toEqual(['sent']);
+  });
+
   it('never mails the person who acted', async () => {
     const ticketId = await createTicket(t, admin, 'Puerta del andén atorada');
     expect((await t.call(admin, 'PATCH', `/api/tickets/${ticketId}/assign/${adminId}`)).statusCode).toBe(200);

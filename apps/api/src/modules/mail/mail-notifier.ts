@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_NOTIFICATION_CHANNELS,
+  DEFAULT_TIME_ZONE,
   RECORD_STATUS,
   type NotificationChannel,
   type NotificationEvent,
@@ -7,7 +9,7 @@ import {
 import type { Database } from '../../db/database.ts';
 import type { Executor } from '../notifications/notifications.repository.ts';
 import type { MailOutboxRepository } from './mail-outbox.repository.ts';
-import type { TicketMail } from './ticket-mail.ts';
+import { nextDigestAt, type TicketMail } from './ticket-mail.ts';
 
 export interface TicketMailEvent {
   recipientId: number;
@@ -49,7 +51,7 @@ export function createMailNotifier({ database, outbox, ticketMail }: Deps) {
 
     /** Writes the event's mail for its recipient (an active user with an address); false when none is due. */
     async enqueue(input: TicketMailEvent, executor: Executor): Promise<boolean> {
-      const [recipient, actor, ticket] = await Promise.all([
+      const [recipient, actor, ticket, rhythm] = await Promise.all([
         executor
           .selectFrom('users')
           .select(['id', 'name', 'email', 'status_id'])
@@ -57,16 +59,40 @@ export function createMailNotifier({ database, outbox, ticketMail }: Deps) {
           .executeTakeFirst(),
         executor.selectFrom('users').select(['name', 'last_name']).where('id', '=', input.actorId).executeTakeFirst(),
         executor.selectFrom('tickets').select(['id', 'name']).where('id', '=', input.ticketId).executeTakeFirst(),
+        executor
+          .selectFrom('notification_rhythms')
+          .select('rhythm')
+          .where('user_id', '=', input.recipientId)
+          .executeTakeFirst(),
       ]);
       if (!recipient || recipient.status_id !== RECORD_STATUS.active || !recipient.email || !ticket) return false;
-      const mail = ticketMail.compose({
+      const content = {
         ticketId: ticket.id,
         ticketName: ticket.name,
         recipientName: recipient.name,
         message: input.message,
         actorName: actor ? `${actor.name} ${actor.last_name}` : null,
         detail: input.detail,
-      });
+      };
+      if (rhythm && rhythm.rhythm !== 'immediate') {
+        // A line of the person's next digest, gathered with the others when it is due.
+        const line = ticketMail.digestLine(content);
+        await outbox.enqueue(
+          {
+            userId: recipient.id,
+            ticketId: ticket.id,
+            to: recipient.email,
+            ...line,
+            messageId: `<line.${randomUUID()}@${ticketMail.domain}>`,
+            headers: { inReplyTo: '', references: '', listUnsubscribe: '' },
+            digest: true,
+            notBefore: nextDigestAt(rhythm.rhythm, new Date(), DEFAULT_TIME_ZONE).toISOString(),
+          },
+          executor,
+        );
+        return true;
+      }
+      const mail = ticketMail.compose(content);
       await outbox.enqueue(
         {
           userId: recipient.id,

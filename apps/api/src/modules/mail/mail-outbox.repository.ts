@@ -16,9 +16,17 @@ export interface NewOutboxMail {
   html: string;
   messageId: string;
   headers: MailHeaders;
-  /** When it may leave (now for an immediate mail). */
+  /** When it may leave (now for an immediate mail; a digest line: when its digest is gathered). */
   notBefore?: string;
+  /** A line of a digest rather than a mail of its own. */
+  digest?: boolean;
 }
+
+/** Builds one person's digest mail from their gathered lines. */
+export type DigestComposer = (
+  recipientName: string,
+  lines: { text: string; html: string }[],
+) => { subject: string; text: string; html: string; messageId: string; headers: MailHeaders };
 
 const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
@@ -49,7 +57,7 @@ export function createMailOutboxRepository(database: Database) {
           html_body: mail.html,
           message_id: mail.messageId,
           headers: JSON.stringify(mail.headers),
-          status: 'pending',
+          status: mail.digest ? 'digest' : 'pending',
           next_attempt_at: mail.notBefore ?? now,
           created_at: now,
         })
@@ -115,6 +123,49 @@ export function createMailOutboxRepository(database: Database) {
         .where('id', '=', id)
         .where('claim_token', '=', token)
         .execute();
+    },
+
+    /**
+     * Turns due digest lines into one pending mail per person, in one transaction: the lines are
+     * deleted as their mail is written, so a line is in exactly one digest (PostgreSQL: lines
+     * another process is gathering are skipped, not waited for). Answers the mails written.
+     */
+    async gatherDigests(compose: DigestComposer, limit = 1000): Promise<number> {
+      const now = nowIso();
+      return db.transaction().execute(async (trx) => {
+        const lines = await trx
+          .selectFrom('mail_outbox')
+          .select(['id', 'user_id', 'to_address', 'text_body', 'html_body'])
+          .where('status', '=', 'digest')
+          .where('next_attempt_at', '<=', now)
+          .orderBy('id')
+          .limit(limit)
+          .$if(database.dialect === 'postgres', (q) => q.forUpdate().skipLocked())
+          .execute();
+        if (lines.length === 0) return 0;
+        const byAddress = new Map<string, typeof lines>();
+        for (const line of lines) byAddress.set(line.to_address, [...(byAddress.get(line.to_address) ?? []), line]);
+        for (const [to, group] of byAddress) {
+          const userId = group[0]!.user_id;
+          const user = userId
+            ? await trx.selectFrom('users').select('name').where('id', '=', userId).executeTakeFirst()
+            : undefined;
+          const mail = compose(
+            user?.name ?? '',
+            group.map((l) => ({ text: l.text_body, html: l.html_body })),
+          );
+          await this.enqueue({ userId, ticketId: null, to, ...mail }, trx);
+          await trx
+            .deleteFrom('mail_outbox')
+            .where(
+              'id',
+              'in',
+              group.map((l) => l.id),
+            )
+            .execute();
+        }
+        return byAddress.size;
+      });
     },
 
     /** A failed mail goes back to the queue with its attempts counted from zero. */

@@ -1,10 +1,13 @@
 import type { MailLog, Mailer } from '../../lib/mailer.ts';
 import type { MailOutboxRepository, OutboxRow } from './mail-outbox.repository.ts';
+import type { DigestComposer } from './mail-outbox.repository.ts';
 import type { MailHeaders } from './ticket-mail.ts';
 
 export interface MailWorkerOptions {
   outbox: MailOutboxRepository;
   mailer: Mailer;
+  /** Builds a person's digest from their due lines (gathered before each read of the queue). */
+  composeDigest: DigestComposer;
   log: MailLog;
   /** How often the queue is read when nothing woke the worker. */
   pollMs: number;
@@ -74,6 +77,7 @@ export function createMailOutboxWorker(options: MailWorkerOptions) {
   /** Claims and sends until nothing is due. */
   async function drain(): Promise<number> {
     let sent = 0;
+    await outbox.gatherDigests(options.composeDigest);
     for (;;) {
       const { token, rows } = await outbox.claim(batchSize, leaseMs);
       if (rows.length === 0) return sent;
