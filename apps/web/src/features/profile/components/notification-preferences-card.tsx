@@ -11,7 +11,7 @@ import {
   type TNotificationPreferences,
 } from '@portal/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { isApiError } from '@/lib/api-client.ts';
 import { notifyError, notifySuccess } from '@/lib/notify.ts';
 import { notificationPreferencesQuery, saveNotificationPreferences } from '../api/profile-api.ts';
@@ -22,11 +22,10 @@ const channelOptions = notificationChannels.map((value) => ({ value, label: NOTI
 export function NotificationPreferencesCard() {
   const query = useQuery(notificationPreferencesQuery());
   const queryClient = useQueryClient();
-  const [values, setValues] = useState<TNotificationPreferences | null>(null);
+  // What the person changed; until then, what is saved.
+  const [edited, setValues] = useState<TNotificationPreferences | null>(null);
+  const values = edited ?? query.data ?? null;
   const [saving, setSaving] = useState(false);
-  useEffect(() => {
-    if (query.data) setValues(query.data);
-  }, [query.data]);
 
   async function save() {
     if (!values) return;
