@@ -12,7 +12,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { catalogRoutes } from './modules/catalogs/catalog.routes.ts';
 import { exampleRoutes } from './modules/example/example.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
-import { notificationPreferencesRoutes } from './modules/mail/notification-preferences.ts';
+import { notificationPreferencesRoutes } from './modules/mail/notification-preferences.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { passwordResetRoutes } from './modules/password-reset/password-reset.routes.ts';
 import { permissionsRoutes } from './modules/permissions/permissions.routes.ts';
