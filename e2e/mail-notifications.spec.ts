@@ -21,7 +21,7 @@ test('a person who chooses e-mail for new activity gets a mail with the link whe
   await page.goto('/users-profile');
   await page.getByRole('tab', { name: 'Notificaciones' }).click();
   await expect(page).toHaveURL(/tab=notificaciones/);
-  await page.getByLabel('Nueva actividad en un ticket mío', { exact: true }).click();
+  await page.getByRole('combobox', { name: 'Nueva actividad en un ticket mío' }).click();
   await page.getByRole('option', { name: 'Por correo', exact: true }).click();
   await page.getByRole('button', { name: 'Guardar' }).click();
   await expect(page.getByText('Preferencias de notificación guardadas.')).toBeVisible();
