@@ -12,6 +12,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { catalogRoutes } from './modules/catalogs/catalog.routes.ts';
 import { exampleRoutes } from './modules/example/example.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { notificationPreferencesRoutes } from './modules/mail/notification-preferences.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { passwordResetRoutes } from './modules/password-reset/password-reset.routes.ts';
 import { permissionsRoutes } from './modules/permissions/permissions.routes.ts';
@@ -67,7 +68,10 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
   app.setSerializerCompiler(serializerCompiler);
 
   const services = createServices(config, database, app.log);
+  // Every process sends the outbox; their claims never overlap (modules/mail).
+  app.addHook('onReady', async () => services.mailWorker.start());
   app.addHook('onClose', async () => {
+    await services.mailWorker.stop();
     await services.audit.flushAnonymous().catch((err: unknown) => app.log.error({ err }, 'audit flush failed'));
     await services.limiter.close();
     services.mailer.close();
@@ -96,6 +100,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
       poolStats: database.poolStats,
       openStreams: () => services.notifications.openStreams,
       listAnswerCounts: services.listAnswerCounts,
+      mailOutbox: () => services.mailOutbox.countByStatus(),
     });
   }
 
@@ -112,6 +117,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
       await api.register(activitiesRoutes, { services });
       await api.register(workloadRoutes, { services });
       await api.register(profileRoutes, { services });
+      await api.register(notificationPreferencesRoutes, { services });
       await api.register(attachmentsRoutes, { services });
       await api.register(exampleRoutes);
       await api.register(auditRoutes, { services });

@@ -22,6 +22,18 @@ const ZEnv = z.object({
     .default(60),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Portal de tickets <no-reply@portal.local>'),
+  MAIL_REPLY_ADDRESS: z
+    .string()
+    .regex(/^[^\s@+]+@[^\s@]+$/, 'MAIL_REPLY_ADDRESS must be an address without + (soporte@empresa.mx)')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^\s]+$/, 'PUBLIC_URL must be an http(s):// address')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MAIL_POLL_MS: z.coerce.number().int().min(10).default(1000),
+  MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).default(15_000),
   REDIS_URL: z.string().optional(),
   SEED_DEMO: z.enum(['0', '1']).default('1'),
   ADMIN_PASSWORD: z.string().optional(),
@@ -97,6 +109,13 @@ export interface Config {
   tokenTtlMinutes: number;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Replies to notification mails go to this address with a per-ticket `+t<id>.<token>`; unset, no Reply-To. */
+  mailReplyAddress: string | undefined;
+  /** The portal's address as people open it, for the links in mails. */
+  publicUrl: string;
+  /** How often the mail outbox is read when nothing woke it, and its first retry's delay (doubling). */
+  mailPollMs: number;
+  mailRetryBaseMs: number;
   redisUrl: string | undefined;
   seedDemo: boolean;
   adminPassword: string | undefined;
@@ -148,6 +167,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenTtlMinutes: e.TOKEN_TTL_MINUTES,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
+    mailReplyAddress: e.MAIL_REPLY_ADDRESS,
+    publicUrl: e.PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? 'localhost' : e.HOST}:${e.PORT}`,
+    mailPollMs: e.MAIL_POLL_MS,
+    mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
     redisUrl: e.REDIS_URL || undefined,
     seedDemo: e.SEED_DEMO === '1',
     adminPassword: e.ADMIN_PASSWORD || undefined,

@@ -33,6 +33,10 @@ import { createTicketNamesRepository } from './modules/tickets/ticket-names.repo
 import { createTicketsRepository } from './modules/tickets/tickets.repository.ts';
 import { createTicketsService } from './modules/tickets/tickets.service.ts';
 import { createSlaRepository } from './modules/sla/sla.repository.ts';
+import { createMailNotifier } from './modules/mail/mail-notifier.ts';
+import { createMailOutboxRepository } from './modules/mail/mail-outbox.repository.ts';
+import { createMailOutboxWorker } from './modules/mail/mail-outbox.worker.ts';
+import { createTicketMail } from './modules/mail/ticket-mail.ts';
 import { createWorkloadRepository } from './modules/workload/workload.repository.ts';
 import { createWorkloadService } from './modules/workload/workload.service.ts';
 
@@ -76,7 +80,26 @@ export function createServices(config: Config, database: Database, log: MailLog 
     onPermissionsChange: () => permissions.invalidate(),
     onWrite: auditCatalogWrites(audit),
   });
+  // E-mail notifications: written to the outbox with their event, sent by this process's worker.
+  const mailOutbox = createMailOutboxRepository(database);
+  const ticketMail = createTicketMail({
+    publicUrl: config.publicUrl,
+    from: config.mailFrom,
+    replyAddress: config.mailReplyAddress,
+    secret: config.jwtSecret,
+  });
+  const mailNotifier = createMailNotifier({ database, outbox: mailOutbox, ticketMail });
+  const mailWorker = createMailOutboxWorker({
+    outbox: mailOutbox,
+    mailer,
+    log,
+    composeDigest: ticketMail.composeDigest,
+    pollMs: config.mailPollMs,
+    retryBaseMs: config.mailRetryBaseMs,
+  });
+  mailNotifier.onCommitted(() => mailWorker.wake());
   const notifications = createNotificationsService({
+    mail: mailNotifier,
     database,
     bus,
     secret: config.jwtSecret,
@@ -147,6 +170,9 @@ export function createServices(config: Config, database: Database, log: MailLog 
     notifications,
     limiter,
     mailer,
+    mailOutbox,
+    mailWorker,
+    ticketMail,
     passwordReset,
     tickets,
     ticketsRepository,

@@ -84,6 +84,29 @@ describe.each(dialects)('metrics on %s', (dialect) => {
     await expect.poll(async () => (await scrape()).get('portal_notification_streams_open')).toBe(0);
   });
 
+  it('reports the mail outbox by state', async () => {
+    await t.services.mailWorker.stop();
+    try {
+      const ticket = await t.services.database.db.selectFrom('tickets').select('id').executeTakeFirstOrThrow();
+      const mail = t.services.ticketMail.compose({
+        ticketId: ticket.id,
+        ticketName: 'Prueba',
+        recipientName: 'Ana',
+        message: 'Aviso',
+        actorName: null,
+      });
+      const before = await scrape();
+      await t.services.mailOutbox.enqueue({ userId: null, ticketId: ticket.id, to: 'ana@empresa.mx', ...mail });
+      const after = await scrape();
+      expect(after.get('portal_mail_outbox{status="pending"}')).toBe(
+        (before.get('portal_mail_outbox{status="pending"}') ?? 0) + 1,
+      );
+      expect(after.get('portal_mail_outbox{status="failed"}')).toBe(0);
+    } finally {
+      t.services.mailWorker.start();
+    }
+  });
+
   it("reports the database pool (PostgreSQL's), the event loop lag and the process memory", async () => {
     const samples = await scrape();
     if (dialect === 'postgres') {

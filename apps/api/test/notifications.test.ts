@@ -202,12 +202,14 @@ describe.each(dialects)('notifications API on %s', (dialect) => {
       recipientId: agenteId,
       actorId: agenteId,
       ticketId: tid,
+      event: 'activity_added',
       message: NOTIFICATION_TEXT.activityAdded,
     });
     const none = await t.services.notifications.notify({
       recipientId: null,
       actorId: agenteId,
       ticketId: tid,
+      event: 'status_changed',
       message: NOTIFICATION_TEXT.statusChanged,
     });
     expect(self).toBeNull();
@@ -223,6 +225,7 @@ describe.each(dialects)('notifications API on %s', (dialect) => {
         recipientId: supervisorId,
         actorId: agenteId,
         ticketId,
+        event: 'activity_added',
         message: NOTIFICATION_TEXT.activityAdded,
       });
       expect(id).not.toBeNull();

@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 export interface ReceivedMail {
@@ -7,6 +7,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
+  /** The message's headers by lower-case name, unfolded (the last one when repeated). */
+  headers: Map<string, string>;
   raw: string;
 }
 
@@ -36,6 +38,7 @@ export async function startSmtpReceiver(
   const server = new SMTPServer({
     logger: false,
     disabledCommands: ['STARTTLS'],
+    disableReverseLookup: true,
     allowInsecureAuth: true,
     onAuth(auth, _session, callback) {
       if (auth.username === credentials.user && auth.password === credentials.pass)
@@ -78,6 +81,8 @@ export async function startSmtpReceiver(
     });
   });
   const { port } = server.server.address() as AddressInfo;
+  // Answers go out at once, as a mail provider's do (no waiting on delayed acknowledgements).
+  server.server.on('connection', (socket: Socket) => socket.setNoDelay(true));
 
   return {
     url: `smtp://${credentials.user}:${credentials.pass}@127.0.0.1:${port}`,
@@ -100,11 +105,12 @@ export async function startSmtpReceiver(
 }
 
 /** Just enough MIME for what nodemailer writes: headers, multipart/alternative, quoted-printable, base64. */
-function parseMessage(raw: string): { subject: string; text: string; html: string } {
+function parseMessage(raw: string): { subject: string; text: string; html: string; headers: Map<string, string> } {
   const { headers, body } = splitHeaders(raw);
   const parts: { type: string; content: string }[] = [];
   collectParts(headers, body, parts);
   return {
+    headers,
     subject: decodeWords(headers.get('subject') ?? ''),
     text: parts.find((p) => p.type === 'text/plain')?.content ?? '',
     html: parts.find((p) => p.type === 'text/html')?.content ?? '',

@@ -15,3 +15,4 @@ export * from './schemas/attachments.ts';
 export * from './schemas/audit.ts';
 export * from './schemas/reports.ts';
 export * from './schemas/sla.ts';
+export * from './schemas/mail.ts';

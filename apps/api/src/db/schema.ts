@@ -1,5 +1,13 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
-import type { SlaState, TicketEventKind, TicketStage } from '@portal/contract';
+import type {
+  MailRhythm,
+  MailStatus,
+  NotificationChannel,
+  NotificationEvent,
+  SlaState,
+  TicketEventKind,
+  TicketStage,
+} from '@portal/contract';
 
 /** ISO-8601 text on SQLite, timestamptz on PostgreSQL; always read as an ISO string. */
 type Timestamp = ColumnType<string, string | undefined, string>;
@@ -255,6 +263,38 @@ export interface AuditLogTable {
   created_at: Timestamp;
 }
 
+export interface MailOutboxTable {
+  id: Generated<number>;
+  user_id: number | null;
+  ticket_id: number | null;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  message_id: string;
+  /** JSON of the threading and reply headers (modules/mail/ticket-mail.ts `MailHeaders`). */
+  headers: string;
+  status: ColumnType<MailStatus | 'digest', MailStatus | 'digest' | undefined, MailStatus | 'digest'>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp;
+  lease_until: string | null;
+  claim_token: string | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  sent_at: string | null;
+}
+
+export interface NotificationPreferencesTable {
+  user_id: number;
+  event: NotificationEvent;
+  channel: NotificationChannel;
+}
+
+export interface NotificationRhythmsTable {
+  user_id: number;
+  rhythm: MailRhythm;
+}
+
 export interface DB {
   statuses: StatusesTable;
   roles: RolesTable;
@@ -288,6 +328,9 @@ export interface DB {
   audit_log: AuditLogTable;
   ticket_attachments: TicketAttachmentsTable;
   attachment_chunks: AttachmentChunksTable;
+  mail_outbox: MailOutboxTable;
+  notification_preferences: NotificationPreferencesTable;
+  notification_rhythms: NotificationRhythmsTable;
 }
 
 export type CatalogTableName =

@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
 type Nodemailer = typeof import('nodemailer');
+import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import type StreamTransport from 'nodemailer/lib/stream-transport/index.js';
 
 export interface MailMessage {
@@ -11,6 +12,14 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Threading: this mail's `Message-ID`, and the thread's earlier one(s) (`In-Reply-To`, `References`). */
+  messageId?: string;
+  inReplyTo?: string;
+  references?: string;
+  replyTo?: string;
+  /** `List-Unsubscribe`: where the recipient turns these mails off. */
+  list?: { unsubscribe: string };
+  headers?: Record<string, string>;
 }
 
 export type MailLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
@@ -47,7 +56,15 @@ export function createMailer(options: MailerOptions): Mailer {
     const smtp = () =>
       transporterOf((nodemailer) =>
         nodemailer.createTransport(
-          { url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
+          {
+            url: smtpUrl,
+            // A few kept connections: the outbox sends its batches through them (not one connection per mail).
+            pool: true,
+            maxConnections: 8,
+            connectionTimeout: 10_000,
+            greetingTimeout: 10_000,
+            socketTimeout: 30_000,
+          } as SMTPPool.Options,
           { from },
         ),
       );

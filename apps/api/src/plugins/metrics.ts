@@ -14,6 +14,8 @@ export interface MetricsSources {
   openStreams: () => number;
   /** Kept list answers by list: served from memory, or read from the database. */
   listAnswerCounts: Record<string, { kept: number; database: number }>;
+  /** Mails in the outbox by state (one database shared by every process). */
+  mailOutbox?: () => Promise<Record<string, number>>;
 }
 
 /** Request durations, in seconds: from a cached list (a millisecond) to a slow export. */
@@ -113,6 +115,25 @@ export const metricsPlugin = fp(
       },
     });
 
+    // Read before the scrape's collection, so that this query is not counted among the pool's at work.
+    let outboxCounts: Record<string, number> | undefined;
+    if (sources.mailOutbox) {
+      const mailOutbox = sources.mailOutbox;
+      new Gauge({
+        name: 'portal_mail_outbox',
+        help: 'Mails in the outbox, by state: pending (waiting or between retries), sending, sent, failed.',
+        labelNames: ['status'] as const,
+        registers: [registry],
+        // Every process reads the same table: under WORKERS the processes' values are not added up.
+        aggregator: 'max',
+        async collect() {
+          const counts = outboxCounts ?? (await mailOutbox());
+          outboxCounts = undefined;
+          for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
+        },
+      });
+    }
+
     new Counter({
       name: 'portal_list_answers_total',
       help: 'Answers of the kept lists, by list and source: kept in memory, or read from the database.',
@@ -138,6 +159,7 @@ export const metricsPlugin = fp(
             headers: { 'www-authenticate': 'Bearer realm="metrics"' },
           });
         }
+        if (sources.mailOutbox && !cluster.isWorker) outboxCounts = await sources.mailOutbox();
         const text = cluster.isWorker ? await clusterMetrics() : await registry.metrics();
         return reply.type(registry.contentType).send(text);
       },

@@ -74,7 +74,9 @@ export function createActivitiesService({
             recipientId: ticket.created_by,
             actorId: actor.id,
             ticketId: ticket.id,
+            event: 'activity_added',
             message: NOTIFICATION_TEXT.activityAdded,
+            detail: input.name,
           },
           trx,
         );

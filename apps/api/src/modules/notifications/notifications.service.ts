@@ -1,6 +1,7 @@
 import {
   MAX_ACTIVE_NOTIFICATIONS,
   NOTIFICATION_TEXT,
+  type NotificationEvent,
   type NotificationType,
   type TNotification,
   type TNotificationHistoryQuery,
@@ -13,6 +14,7 @@ import { HttpError } from '../../lib/http-error.ts';
 import type { AuditRepository } from '../audit/audit.repository.ts';
 import type { SessionChecker } from '../auth/sessions.ts';
 import type { TokenClaims } from '../auth/tokens.ts';
+import type { MailNotifier } from '../mail/mail-notifier.ts';
 import type { NotificationBus, TicketChange } from './notifications.bus.ts';
 import { createNotificationsRepository, type Executor, type NewNotification } from './notifications.repository.ts';
 import { createStreamHub, type StreamSession } from './notifications.stream.ts';
@@ -32,6 +34,8 @@ interface NotificationsServiceDeps {
   heartbeatMs?: number;
   /** Whether the user may see every ticket: live ticket changes reach them all. */
   seesAllTickets?: (userId: number) => Promise<boolean>;
+  /** E-mail: each person's channel per event, and the mail written to the outbox (modules/mail). */
+  mail?: MailNotifier;
 }
 
 export interface NotifyInput {
@@ -40,7 +44,11 @@ export interface NotifyInput {
   /** Who acted; never notified of their own action. */
   actorId: number;
   ticketId: number;
+  /** Which of the events a person chooses channels for (profile, Notificaciones). */
+  event: NotificationEvent;
   message: string;
+  /** What was written or changed, for the mail (the activity's text, the new status). */
+  detail?: string;
   type?: NotificationType;
 }
 
@@ -96,9 +104,30 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
   return {
     create,
 
-    /** A ticket notification (title 'Ticket #id') for `recipientId`, unless they are the one who acted. */
+    /**
+     * A ticket event for `recipientId`, unless they are the one who acted, by the channel they
+     * chose for it: a notification in the portal (title 'Ticket #id'), a mail in the outbox, both
+     * or neither, written in `trx`, the event's transaction. Answers the notification's id.
+     */
     async notify(input: NotifyInput, trx?: Executor): Promise<number | null> {
       if (!input.recipientId || input.recipientId === input.actorId) return null;
+      const executor = trx ?? database.db;
+      const { mail } = deps;
+      const channel = mail ? await mail.channelOf(input.recipientId, input.event, executor) : 'portal';
+      if (mail && (channel === 'email' || channel === 'both')) {
+        await mail.enqueue(
+          {
+            recipientId: input.recipientId,
+            actorId: input.actorId,
+            ticketId: input.ticketId,
+            event: input.event,
+            message: input.message,
+            detail: input.detail,
+          },
+          executor,
+        );
+      }
+      if (channel !== 'portal' && channel !== 'both') return null;
       return create(
         {
           user_id: input.recipientId,
@@ -108,15 +137,19 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
           message: input.message,
           type: input.type ?? 'info',
         },
-        trx,
+        executor,
       );
     },
 
     /**
-     * Tells the live streams of those who may see the ticket that it changed. Call it once the
-     * change has committed, outside its transaction (notifications.bus.ts `signalTicket`).
+     * Tells the live streams of those who may see the ticket that it changed, and the mail worker
+     * that mails of the change are committed. Call it once the change has committed, outside its
+     * transaction (notifications.bus.ts `signalTicket`).
      */
-    ticketChanged: (change: TicketChange) => bus.signalTicket(change),
+    ticketChanged: (change: TicketChange) => {
+      deps.mail?.committed();
+      return bus.signalTicket(change);
+    },
 
     /** Wakes `userId`'s streams; only for notifications written without `create` (same transaction rule). */
     publish: (userId: number, trx?: Executor) => bus.signal(userId, trx ?? database.db),

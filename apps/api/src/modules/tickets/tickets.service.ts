@@ -288,7 +288,9 @@ export function createTicketsService({
               recipientId: current.created_by,
               actorId: actor.id,
               ticketId: id,
+              event: 'status_changed',
               message: NOTIFICATION_TEXT.statusChanged,
+              detail: `${current.status_tickets.name} → ${updated.status_tickets.name}`,
             },
             trx,
           );
@@ -332,19 +334,16 @@ export function createTicketsService({
           ],
           trx,
         );
-        if (assigneeId !== actor.id) {
-          await notifications.create(
-            {
-              user_id: assigneeId,
-              actor_id: actor.id,
-              ticket_id: id,
-              title: TICKET_MSG.assignmentTitle(id),
-              message: TICKET_MSG.assignmentMessage,
-              type: 'info',
-            },
-            trx,
-          );
-        }
+        await notifications.notify(
+          {
+            recipientId: assigneeId,
+            actorId: actor.id,
+            ticketId: id,
+            event: 'assigned',
+            message: TICKET_MSG.assignmentMessage,
+          },
+          trx,
+        );
       });
       announce({ ...ticket, user_assigned_id: assigneeId }, ticket.user_assigned_id);
       await audit.record({

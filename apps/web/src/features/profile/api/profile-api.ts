@@ -4,6 +4,7 @@ import type {
   TImageResponse,
   TLaboralInformation,
   TLastTicket,
+  TNotificationPreferences,
   TUser,
   TUserProfileUpdate,
 } from '@portal/contract';
@@ -92,3 +93,15 @@ export async function uploadAvatar(id: number, file: File): Promise<string> {
   }
   return body.url;
 }
+
+export const notificationPreferencesQuery = () =>
+  queryOptions({
+    queryKey: ['profile', 'notification-preferences'] as const,
+    queryFn: ({ signal }) =>
+      api
+        .get<{ status: true; data: TNotificationPreferences }>('/users/notification-preferences', { signal })
+        .then((r) => r.data),
+  });
+
+export const saveNotificationPreferences = (body: TNotificationPreferences) =>
+  api.put<{ status: true; message: string; data: TNotificationPreferences }>('/users/notification-preferences', body);

@@ -10,6 +10,7 @@ import {
   SimpleGrid,
   Skeleton,
   Stack,
+  Tabs,
   Text,
   TextInput,
   Title,
@@ -25,7 +26,7 @@ import {
 import { IconAlertTriangle, IconCheck, IconLock, IconPencil, IconPhotoUp, IconTicket } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { UserAvatar } from '@/components/ui/user-avatar.tsx';
 import { ticketPath } from '@/config/paths.ts';
@@ -45,30 +46,48 @@ import {
   updateProfile,
   uploadAvatar,
 } from '../api/profile-api.ts';
+import { NotificationPreferencesCard } from './notification-preferences-card.tsx';
 
 /** /users-profile: the signed-in user's own profile (open to every signed-in user). */
 export default function UsersProfilePage() {
   const session = useSession();
+  // `?tab=notificaciones` opens the preferences (the link in every notification mail).
+  const [params, setParams] = useSearchParams();
   if (!session) return null;
+  const tab = params.get('tab') === 'notificaciones' ? 'notificaciones' : 'perfil';
   return (
     <Stack gap="md">
       <Title order={2} size="h3">
         Mi perfil
       </Title>
-      <Grid gap="md">
-        <Grid.Col span={{ base: 12, md: 7 }}>
-          <Stack gap="md">
-            <PersonalCard session={session} />
-            <PasswordCard session={session} />
-          </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 5 }}>
-          <Stack gap="md">
-            <LaboralCard userId={session.user.id} />
-            <LastTicketsCard />
-          </Stack>
-        </Grid.Col>
-      </Grid>
+      <Tabs
+        value={tab}
+        onChange={(value) => setParams(value === 'notificaciones' ? { tab: 'notificaciones' } : {}, { replace: true })}
+      >
+        <Tabs.List>
+          <Tabs.Tab value="perfil">Perfil</Tabs.Tab>
+          <Tabs.Tab value="notificaciones">Notificaciones</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="notificaciones" pt="md">
+          <NotificationPreferencesCard />
+        </Tabs.Panel>
+        <Tabs.Panel value="perfil" pt="md">
+          <Grid gap="md">
+            <Grid.Col span={{ base: 12, md: 7 }}>
+              <Stack gap="md">
+                <PersonalCard session={session} />
+                <PasswordCard session={session} />
+              </Stack>
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 5 }}>
+              <Stack gap="md">
+                <LaboralCard userId={session.user.id} />
+                <LastTicketsCard />
+              </Stack>
+            </Grid.Col>
+          </Grid>
+        </Tabs.Panel>
+      </Tabs>
     </Stack>
   );
 }

@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import { nowIso, type Database } from '../../db/database.ts';
+import type { MailOutboxTable } from '../../db/schema.ts';
+import type { Executor } from '../notifications/notifications.repository.ts';
+import type { MailHeaders } from './ticket-mail.ts';
+
+export type OutboxRow = Selectable<MailOutboxTable>;
+
+export interface NewOutboxMail {
+  userId: number | null;
+  ticketId: number | null;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+  headers: MailHeaders;
+  /** When it may leave (now for an immediate mail; a digest line: when its digest is gathered). */
+  notBefore?: string;
+  /** A line of a digest rather than a mail of its own. */
+  digest?: boolean;
+}
+
+/** Builds one person's digest mail from their gathered lines. */
+export type DigestComposer = (
+  recipientName: string,
+  lines: { text: string; html: string }[],
+) => { subject: string; text: string; html: string; messageId: string; headers: MailHeaders };
+
+const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+
+/**
+ * The outbox table (`mail_outbox`, migration 0024). A mail is written with the event that
+ * causes it (`enqueue` takes the event's transaction), and claimed by a worker before it is
+ * sent: the claim marks rows `sending` under a random token until a lease ends, in one
+ * statement, so two workers never hold the same row; on PostgreSQL the rows are chosen
+ * `for update skip locked`, so workers of other processes pass over each other's rows instead of
+ * waiting for them. A row whose worker died mid-send is claimed again once its lease ends.
+ * The outcome is written only under the claim's token: a worker whose lease ran out cannot
+ * overwrite what the next one did.
+ */
+export function createMailOutboxRepository(database: Database) {
+  const { db } = database;
+
+  return {
+    async enqueue(mail: NewOutboxMail, executor: Executor = db): Promise<number> {
+      const now = nowIso();
+      const row = await executor
+        .insertInto('mail_outbox')
+        .values({
+          user_id: mail.userId,
+          ticket_id: mail.ticketId,
+          to_address: mail.to,
+          subject: mail.subject,
+          text_body: mail.text,
+          html_body: mail.html,
+          message_id: mail.messageId,
+          headers: JSON.stringify(mail.headers),
+          status: mail.digest ? 'digest' : 'pending',
+          next_attempt_at: mail.notBefore ?? now,
+          created_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    /** Claims up to `limit` due mails (and those whose worker's lease ran out) for `leaseMs`. */
+    async claim(limit: number, leaseMs: number): Promise<{ token: string; rows: OutboxRow[] }> {
+      const now = nowIso();
+      const token = randomUUID();
+      const rows = await db
+        .updateTable('mail_outbox')
+        .set((eb) => ({
+          status: 'sending',
+          claim_token: token,
+          lease_until: plus(now, leaseMs),
+          attempts: eb('attempts', '+', 1),
+        }))
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('mail_outbox')
+            .select('id')
+            .where((w) =>
+              w.or([
+                w.and([w('status', '=', 'pending'), w('next_attempt_at', '<=', now)]),
+                w.and([w('status', '=', 'sending'), w('lease_until', '<', now)]),
+              ]),
+            )
+            .orderBy('next_attempt_at')
+            .orderBy('id')
+            .limit(limit)
+            .$if(database.dialect === 'postgres', (q) => q.forUpdate().skipLocked()),
+        )
+        .returningAll()
+        .execute();
+      rows.sort((a, b) => a.id - b.id);
+      return { token, rows };
+    },
+
+    async markSent(id: number, token: string): Promise<boolean> {
+      const result = await db
+        .updateTable('mail_outbox')
+        .set({ status: 'sent', sent_at: nowIso(), lease_until: null, claim_token: null, last_error: null })
+        .where('id', '=', id)
+        .where('claim_token', '=', token)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** After a failed attempt: again at `retryAt`, or given up (`failed`) when `retryAt` is null. */
+    async markAttemptFailed(id: number, token: string, error: string, retryAt: string | null): Promise<void> {
+      await db
+        .updateTable('mail_outbox')
+        .set({
+          status: retryAt ? 'pending' : 'failed',
+          ...(retryAt ? { next_attempt_at: retryAt } : {}),
+          lease_until: null,
+          claim_token: null,
+          last_error: error.slice(0, 1000),
+        })
+        .where('id', '=', id)
+        .where('claim_token', '=', token)
+        .execute();
+    },
+
+    /**
+     * Turns due digest lines into one pending mail per person, in one transaction: the lines are
+     * deleted as their mail is written, so a line is in exactly one digest (PostgreSQL: lines
+     * another process is gathering are skipped, not waited for). Answers the mails written.
+     */
+    async gatherDigests(compose: DigestComposer, limit = 1000): Promise<number> {
+      const now = nowIso();
+      return db.transaction().execute(async (trx) => {
+        const lines = await trx
+          .selectFrom('mail_outbox')
+          .select(['id', 'user_id', 'to_address', 'text_body', 'html_body'])
+          .where('status', '=', 'digest')
+          .where('next_attempt_at', '<=', now)
+          .orderBy('id')
+          .limit(limit)
+          .$if(database.dialect === 'postgres', (q) => q.forUpdate().skipLocked())
+          .execute();
+        if (lines.length === 0) return 0;
+        const byAddress = new Map<string, typeof lines>();
+        for (const line of lines) byAddress.set(line.to_address, [...(byAddress.get(line.to_address) ?? []), line]);
+        for (const [to, group] of byAddress) {
+          const userId = group[0]!.user_id;
+          const user = userId
+            ? await trx.selectFrom('users').select('name').where('id', '=', userId).executeTakeFirst()
+            : undefined;
+          const mail = compose(
+            user?.name ?? '',
+            group.map((l) => ({ text: l.text_body, html: l.html_body })),
+          );
+          await this.enqueue({ userId, ticketId: null, to, ...mail }, trx);
+          await trx
+            .deleteFrom('mail_outbox')
+            .where(
+              'id',
+              'in',
+              group.map((l) => l.id),
+            )
+            .execute();
+        }
+        return byAddress.size;
+      });
+    },
+
+    /** A failed mail goes back to the queue with its attempts counted from zero. */
+    async retry(id: number): Promise<boolean> {
+      const result = await db
+        .updateTable('mail_outbox')
+        .set({ status: 'pending', attempts: 0, next_attempt_at: nowIso() })
+        .where('id', '=', id)
+        .where('status', '=', 'failed')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** Mails by state (pending counts those being sent): the metrics' outbox depth. */
+    async countByStatus(): Promise<Record<'pending' | 'sending' | 'sent' | 'failed', number>> {
+      const rows = await db
+        .selectFrom('mail_outbox')
+        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('status', '!=', 'digest')
+        .groupBy('status')
+        .execute();
+      const counts = { pending: 0, sending: 0, sent: 0, failed: 0 };
+      for (const row of rows) if (row.status !== 'digest') counts[row.status] = Number(row.n);
+      return counts;
+    },
+
+    findById: (id: number) => db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirst(),
+  };
+}
+export type MailOutboxRepository = ReturnType<typeof createMailOutboxRepository>;

@@ -1,0 +1,143 @@
+import type { MailLog, Mailer } from '../../lib/mailer.ts';
+import type { MailOutboxRepository, OutboxRow } from './mail-outbox.repository.ts';
+import type { DigestComposer } from './mail-outbox.repository.ts';
+import type { MailHeaders } from './ticket-mail.ts';
+
+export interface MailWorkerOptions {
+  outbox: MailOutboxRepository;
+  mailer: Mailer;
+  /** Builds a person's digest from their due lines (gathered before each read of the queue). */
+  composeDigest: DigestComposer;
+  log: MailLog;
+  /** How often the queue is read when nothing woke the worker. */
+  pollMs: number;
+  /** The first retry's delay; each next one doubles it, up to `maxDelayMs`. */
+  retryBaseMs: number;
+  maxDelayMs?: number;
+  /** Attempts before a mail is given up (`failed`, retried by hand from the Correo screen). */
+  maxAttempts?: number;
+  /** Mails claimed at once; they are sent side by side over the mailer's kept connections. */
+  batchSize?: number;
+  /** How long a claim holds: a worker that died mid-send leaves its mails to others after this. */
+  leaseMs?: number;
+}
+
+/** SMTP answers that no retry will change: the mailbox or the address does not exist, or is refused. */
+const isPermanent = (error: unknown) => {
+  const code = (error as { responseCode?: number } | null)?.responseCode;
+  return typeof code === 'number' && code >= 550 && code <= 554;
+};
+
+/**
+ * Sends the outbox: claims due mails, sends each, and records the outcome. A failed attempt is
+ * tried again after retryBaseMs × 2^(attempt − 1) (at most maxDelayMs), so an SMTP server that is
+ * down loses nothing: the mails wait in the table and leave once it answers again. Every process
+ * runs one; their claims never overlap (mail-outbox.repository.ts).
+ */
+export function createMailOutboxWorker(options: MailWorkerOptions) {
+  const { outbox, mailer, log } = options;
+  const maxDelayMs = options.maxDelayMs ?? 10 * 60_000;
+  const maxAttempts = options.maxAttempts ?? 12;
+  const batchSize = options.batchSize ?? 50;
+  const leaseMs = options.leaseMs ?? 2 * 60_000;
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = true;
+  /** Set by stop(): a drain in progress finishes its batch and ends. */
+  let closing = false;
+
+  async function sendOne(row: OutboxRow, token: string): Promise<void> {
+    const headers = JSON.parse(row.headers) as MailHeaders;
+    try {
+      await mailer.send({
+        to: row.to_address,
+        subject: row.subject,
+        text: row.text_body,
+        html: row.html_body,
+        messageId: row.message_id,
+        inReplyTo: headers.inReplyTo,
+        references: headers.references,
+        ...(headers.replyTo ? { replyTo: headers.replyTo } : {}),
+        list: { unsubscribe: headers.listUnsubscribe },
+        headers: { 'Auto-Submitted': 'auto-generated' },
+      });
+      await outbox.markSent(row.id, token);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const giveUp = isPermanent(error) || row.attempts >= maxAttempts;
+      const delay = Math.min(maxDelayMs, options.retryBaseMs * 2 ** Math.max(0, row.attempts - 1));
+      const retryAt = giveUp ? null : new Date(Date.now() + delay).toISOString();
+      log.warn({ outboxId: row.id, attempts: row.attempts, retryAt, err: message }, 'e-mail not sent');
+      await outbox.markAttemptFailed(row.id, token, message, retryAt);
+    }
+  }
+
+  /** Claims and sends until nothing is due. */
+  async function drain(): Promise<number> {
+    let sent = 0;
+    await outbox.gatherDigests(options.composeDigest);
+    for (;;) {
+      const { token, rows } = await outbox.claim(batchSize, leaseMs);
+      if (rows.length === 0) return sent;
+      await Promise.all(rows.map((row) => sendOne(row, token)));
+      sent += rows.length;
+      if (closing) return sent;
+    }
+  }
+
+  function run(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await drain();
+        } catch (err) {
+          log.error({ err }, 'mail outbox: the queue could not be read');
+        }
+      } while (again && !stopped);
+    })().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  function schedule() {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      void run().then(schedule);
+    }, options.pollMs);
+    timer.unref();
+  }
+
+  return {
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      closing = false;
+      void run().then(schedule);
+    },
+    /** Reads the queue now (after a commit that wrote to it), instead of at the next poll. */
+    wake() {
+      if (!stopped) void run();
+    },
+    /** Sends what is due now; for tests and the benchmark. */
+    runOnce: () => {
+      closing = false;
+      return run();
+    },
+    async stop() {
+      stopped = true;
+      closing = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}
+export type MailOutboxWorker = ReturnType<typeof createMailOutboxWorker>;
