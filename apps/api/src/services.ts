@@ -15,6 +15,8 @@ import { createRevokedTokensRepository } from './modules/auth/revoked-tokens.rep
 import { createSessionChecker } from './modules/auth/sessions.ts';
 import { createTokenService } from './modules/auth/tokens.ts';
 import { createCatalogService } from './modules/catalogs/catalog.service.ts';
+import { createGroupsRepository } from './modules/groups/groups.repository.ts';
+import { createGroupsService } from './modules/groups/groups.service.ts';
 import type { AnswerCounts } from './lib/answer-cache.ts';
 import { createPasswordResetRepository } from './modules/password-reset/password-reset.repository.ts';
 import { createPasswordResetService } from './modules/password-reset/password-reset.service.ts';
@@ -111,8 +113,11 @@ export function createServices(config: Config, database: Database, log: MailLog 
   });
   const workload = createWorkloadService({ workload: createWorkloadRepository(database) });
   const auditLog = createAuditLogService({ reader: createAuditLogReader(database) });
+  const groupsRepository = createGroupsRepository(database);
+  const groups = createGroupsService({ groups: groupsRepository, audit });
   const avatars = createAvatarStore(config.dataDir);
   const profile = createProfileService({
+    groups: groupsRepository,
     profile: createProfileRepository(database),
     users,
     permissions,
@@ -135,6 +140,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     csrf,
     auth,
     catalogs,
+    groups,
     notifications,
     limiter,
     mailer,

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable } from 'kysely';
 import type { TicketEventKind, TicketStage } from '@portal/contract';
 
 /** ISO-8601 text on SQLite, timestamptz on PostgreSQL; always read as an ISO string. */
@@ -91,6 +91,10 @@ export interface TicketsTable {
   stage: Generated<TicketStage>;
   created_by: number;
   user_assigned_id: number | null;
+  /** The group the ticket belongs to (null: none). */
+  group_id: number | null;
+  /** The group, 0 for none: what a list sorted by group orders by (migration 0020). */
+  group_sort: GeneratedAlways<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -217,6 +221,14 @@ export interface AuditLogTable {
   created_at: Timestamp;
 }
 
+/** A group's members (migration 0020). */
+export interface GroupMembersTable {
+  group_id: number;
+  user_id: number;
+  role: 'member' | 'lead';
+  created_at: Timestamp;
+}
+
 export interface DB {
   statuses: StatusesTable;
   roles: RolesTable;
@@ -229,6 +241,7 @@ export interface DB {
   projects: NamedCatalogTable;
   difficulties: NamedCatalogTable;
   groups: NamedCatalogTable;
+  group_members: GroupMembersTable;
   priority_types: NamedCatalogTable;
   ticket_statuses: TicketStatusesTable;
   users: UsersTable;

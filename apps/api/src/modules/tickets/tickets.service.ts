@@ -35,6 +35,9 @@ interface Deps {
 
 type Actor = Pick<AuthUserRow, 'id' | 'role_id'> & Partial<Pick<AuthUserRow, 'is_supervisor'>>;
 
+/** What the ticket form sends: the group may be left out. */
+type TicketInput = Omit<TicketValues, 'group_id'> & { group_id?: number | null };
+
 type Involvement = { created_by: number; user_assigned_id: number | null };
 
 const isInvolved = (actor: Actor, ticket: Involvement) =>
@@ -52,6 +55,7 @@ const editedFields: [keyof typeof TICKET_FIELD_LABELS, (t: TTicket) => string][]
   ['category_id', (t) => t.categories.name],
   ['priority_type_id', (t) => t.priorities.name],
   ['difficulty_id', (t) => t.difficulties.name],
+  ['group_id', (t) => t.group?.name ?? 'Sin grupo'],
 ];
 
 export function createTicketsService({ database, tickets, events, permissions, notifications, audit }: Deps) {
@@ -174,15 +178,18 @@ export function createTicketsService({ database, tickets, events, permissions, n
       })();
     },
 
-    async create(actor: Actor, values: TicketValues): Promise<TTicket> {
+    async create(actor: Actor, input: TicketInput): Promise<TTicket> {
+      const values = { ...input, group_id: input.group_id ?? null };
       const result = await tickets.create(values, actor.id);
       if ('missing' in result) throw validationFailed(referenceErrors(result.missing, values));
       announce(result.ticket);
       return result.ticket;
     },
 
-    async update(actor: Actor, id: number, values: TicketValues): Promise<TTicket> {
+    /** Edits the ticket; a group left out stays as it was. */
+    async update(actor: Actor, id: number, input: TicketInput): Promise<TTicket> {
       const current = await load(id);
+      const values = { ...input, group_id: input.group_id === undefined ? current.group_id : input.group_id };
       if (!(await mayActOn(actor, current, 'u'))) throw forbidden(TICKET_MSG.notYours);
       await checkReferences(values, current);
       const updated = await database.db.transaction().execute(async (trx) => {

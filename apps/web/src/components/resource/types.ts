@@ -58,6 +58,15 @@ export interface ResourceConfig<N extends CatalogResourceName = CatalogResourceN
   modalSize?: 'md' | 'lg' | 'xl';
   /** Columns of the form grid (1 or 2). */
   formColumns?: 1 | 2;
+  /** Tabs the edit modal shows beside the form ('Datos'), e.g. a group's members. */
+  editTabs?: ResourceTab[];
+}
+
+/** A tab of a record's edit modal, beside its form. */
+export interface ResourceTab {
+  value: string;
+  label: string;
+  render: (record: { id: number }) => ReactNode;
 }
 
 /** Status select of every form, from /statuses. */

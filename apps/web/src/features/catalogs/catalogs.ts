@@ -1,6 +1,8 @@
 import { SECTIONS, type TicketStage } from '@portal/contract';
 import { defineResource, statusField, type ResourceConfig, type TextField } from '@/components/resource/types.ts';
+import { createElement } from 'react';
 import { paths } from '@/config/paths.ts';
+import { GroupMembersTab } from './components/group-members-tab.tsx';
 
 /** Catalogue names keep only letters (with accents) and spaces. */
 const nameField: TextField = {
@@ -56,6 +58,12 @@ export const catalogsByPath: Record<string, ResourceConfig> = {
       statusField,
     ],
   }),
-  [paths.groups]: simple('groups', SECTIONS.groups, 'Grupos', 'grupo'),
+  [paths.groups]: defineResource({
+    ...simple('groups', SECTIONS.groups, 'Grupos', 'grupo'),
+    modalSize: 'lg',
+    editTabs: [
+      { value: 'members', label: 'Miembros', render: (group) => createElement(GroupMembersTab, { groupId: group.id }) },
+    ],
+  }),
   [paths.priorityTypes]: simple('priority-types', SECTIONS.priorityTypes, 'Prioridades', 'prioridad'),
 };
