@@ -12,6 +12,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { catalogRoutes } from './modules/catalogs/catalog.routes.ts';
 import { exampleRoutes } from './modules/example/example.routes.ts';
 import { groupsRoutes } from './modules/groups/groups.routes.ts';
+import { queuesRoutes } from './modules/groups/queues.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { passwordResetRoutes } from './modules/password-reset/password-reset.routes.ts';
@@ -107,6 +108,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
       await api.register(permissionsRoutes, { services });
       await api.register(catalogRoutes, { services });
       await api.register(groupsRoutes, { services });
+      await api.register(queuesRoutes, { services });
       await api.register(notificationsRoutes, { services });
       await api.register(ticketsRoutes, { services });
       await api.register(activitiesRoutes, { services });

@@ -17,6 +17,8 @@ import { createTokenService } from './modules/auth/tokens.ts';
 import { createCatalogService } from './modules/catalogs/catalog.service.ts';
 import { createGroupsRepository } from './modules/groups/groups.repository.ts';
 import { createGroupsService } from './modules/groups/groups.service.ts';
+import { createTicketRouter } from './modules/groups/routing.ts';
+import { createQueuesService } from './modules/groups/queues.service.ts';
 import type { AnswerCounts } from './lib/answer-cache.ts';
 import { createPasswordResetRepository } from './modules/password-reset/password-reset.repository.ts';
 import { createPasswordResetService } from './modules/password-reset/password-reset.service.ts';
@@ -87,6 +89,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
       return user !== undefined && (await permissions.hasFlag(user.role_id, SECTIONS.generalTickets, 'r'));
     },
   });
+  const groupsRepository = createGroupsRepository(database);
   const ticketsRepository = createTicketsRepository(database, createTicketNamesRepository(database, bus));
   const ticketEvents = createTicketEventsRepository(database);
   const tickets = createTicketsService({
@@ -96,6 +99,8 @@ export function createServices(config: Config, database: Database, log: MailLog 
     permissions,
     notifications,
     audit,
+    router: createTicketRouter(database, bus),
+    teamOf: (groupId) => groupsRepository.memberIds(groupId),
   });
   const activities = createActivitiesService({
     database,
@@ -113,8 +118,15 @@ export function createServices(config: Config, database: Database, log: MailLog 
   });
   const workload = createWorkloadService({ workload: createWorkloadRepository(database) });
   const auditLog = createAuditLogService({ reader: createAuditLogReader(database) });
-  const groupsRepository = createGroupsRepository(database);
   const groups = createGroupsService({ groups: groupsRepository, audit });
+  const queues = createQueuesService({
+    database,
+    groups: groupsRepository,
+    tickets: ticketsRepository,
+    events: ticketEvents,
+    notifications,
+    audit,
+  });
   const avatars = createAvatarStore(config.dataDir);
   const profile = createProfileService({
     groups: groupsRepository,
@@ -141,6 +153,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     auth,
     catalogs,
     groups,
+    queues,
     notifications,
     limiter,
     mailer,

@@ -36,6 +36,8 @@ export const SECTIONS = {
   example: 'ex_main',
   auditLog: 'au_main',
   dashboard: 'db_main',
+  routingRules: 'rr_main',
+  queues: 'qu_main',
 } as const;
 export type SectionName = (typeof SECTIONS)[keyof typeof SECTIONS];
 

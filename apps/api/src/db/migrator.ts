@@ -19,6 +19,7 @@ import * as searchIndexWithoutPendingList from './migrations/0016-search-index-w
 import * as ticketStageFollowsStatus from './migrations/0017-ticket-stage-follows-status.ts';
 import * as readableIndexTokens from './migrations/0018-readable-index-tokens.ts';
 import * as groupMembersAndTicketGroup from './migrations/0020-group-members-and-ticket-group.ts';
+import * as routingRulesAndQueues from './migrations/0022-routing-rules-and-queues.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -43,6 +44,7 @@ const migrations: Record<string, DialectMigration> = {
   '0017-ticket-stage-follows-status': ticketStageFollowsStatus,
   '0018-readable-index-tokens': readableIndexTokens,
   '0020-group-members-and-ticket-group': groupMembersAndTicketGroup,
+  '0022-routing-rules-and-queues': routingRulesAndQueues,
 };
 
 class StaticProvider implements MigrationProvider {

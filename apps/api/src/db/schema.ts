@@ -229,6 +229,21 @@ export interface GroupMembersTable {
   created_at: Timestamp;
 }
 
+/** Reglas de asignación: the first active rule matching a new ticket sets its group (migration 0022). */
+export interface RoutingRulesTable {
+  id: Generated<number>;
+  name: string;
+  position: number;
+  area_id: number | null;
+  category_id: number | null;
+  project_id: number | null;
+  priority_type_id: number | null;
+  group_id: number;
+  status_id: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   statuses: StatusesTable;
   roles: RolesTable;
@@ -242,6 +257,7 @@ export interface DB {
   difficulties: NamedCatalogTable;
   groups: NamedCatalogTable;
   group_members: GroupMembersTable;
+  routing_rules: RoutingRulesTable;
   priority_types: NamedCatalogTable;
   ticket_statuses: TicketStatusesTable;
   users: UsersTable;

@@ -18,6 +18,8 @@ export const routeSections: Record<string, string[]> = {
   example: [SECTIONS.example],
   'audit-log': [SECTIONS.auditLog],
   dashboard: [SECTIONS.dashboard],
+  'routing-rules': [SECTIONS.routingRules],
+  queues: [SECTIONS.queues],
 };
 
 const all: PermissionFlag[] = ['r', 'w', 'u', 'd'];
@@ -55,13 +57,15 @@ export const roleSeeds: RoleSeed[] = [
       workload: ['r'],
       dashboard: ['r'],
       users: ['r'],
+      'routing-rules': ['r'],
+      queues: ['r', 'w'],
       ...Object.fromEntries(catalogRoutes.map((route) => [route, ['r'] as PermissionFlag[]])),
     },
   },
   {
     name: 'Agente',
     isSupervisor: false,
-    grants: { tickets: ['r', 'w', 'u'], 'record-tickets': ['r'] },
+    grants: { tickets: ['r', 'w', 'u'], 'record-tickets': ['r'], queues: ['r', 'w'] },
   },
 ];
 

@@ -28,6 +28,8 @@ const sectionLabels: Record<SectionName, string> = {
   [SECTIONS.example]: 'Componentes',
   [SECTIONS.auditLog]: 'Auditoría',
   [SECTIONS.dashboard]: 'Tablero',
+  [SECTIONS.routingRules]: 'Reglas de asignación',
+  [SECTIONS.queues]: 'Colas',
 };
 
 const isKnownSection = (code: string): code is SectionName => Object.hasOwn(sectionLabels, code);

@@ -46,3 +46,28 @@ export const ZGroupMemberResponse = z.object({ status: z.literal(true), message:
 /** A group a user belongs to (their profile). */
 export const ZUserGroup = z.object({ id: z.number(), name: z.string(), role: z.enum(groupMemberRoles) });
 export type TUserGroup = z.infer<typeof ZUserGroup>;
+
+export const QUEUE_MSG = {
+  takenByOther: 'Otro agente ya tomó este ticket.',
+  notInQueue: 'El ticket no está en ninguna cola.',
+  notYourQueue: 'No perteneces al grupo de esta cola.',
+  taken: 'Ticket tomado.',
+} as const;
+
+/** A queue's count is exact up to this many tickets; past it, a lower bound. */
+export const QUEUE_COUNT_CAP = 1_000;
+
+/** `GET /queues`: a tab per group the caller may see (their groups; every active group for a supervisor). */
+export const ZQueueTab = z.object({
+  id: z.number(),
+  name: z.string(),
+  /** Unassigned tickets not closed, counted up to QUEUE_COUNT_CAP. */
+  count: z.number(),
+  count_is_lower_bound: z.boolean(),
+});
+export type TQueueTab = z.infer<typeof ZQueueTab>;
+export const ZQueueTabsResponse = ZListResponse(ZQueueTab);
+export type TQueueTabsResponse = z.infer<typeof ZQueueTabsResponse>;
+
+export const ZQueueParams = z.object({ groupId: ZId });
+export const ZTakeParams = z.object({ ticketId: ZId });

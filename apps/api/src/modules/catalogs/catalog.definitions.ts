@@ -16,6 +16,8 @@ export interface Reference {
   optional?: boolean;
   /** SQL for the reference's name (default `<as>.name`). */
   label?: string;
+  /** A write may only name an active row (not only an existing one). */
+  mustBeActive?: boolean;
 }
 
 export interface CatalogDefinition {
@@ -45,6 +47,11 @@ export interface CatalogDefinition {
   onStatusChange?: () => Record<string, unknown>;
   /** Fields the update form may not change. */
   immutableOnUpdate?: string[];
+  /**
+   * An ordered catalogue: this column holds each record's place (1 first). The list follows it,
+   * a new record goes last, and `PATCH /{resource}/{id}/move` moves one (flag u).
+   */
+  positionColumn?: string;
 }
 
 const simple = (
@@ -120,6 +127,24 @@ export const catalogDefinitions: CatalogDefinition[] = [
     unique: [['section_id', 'role_id']],
     optionsAccess: anyRead(SECTIONS.sectionsPermission),
     immutableOnUpdate: ['section_id'],
+  },
+  {
+    resource: 'routing-rules',
+    table: 'routing_rules',
+    section: SECTIONS.routingRules,
+    columns: ['name', 'position', 'area_id', 'category_id', 'project_id', 'priority_type_id', 'group_id'],
+    references: [
+      { as: 'area', column: 'area_id', table: 'areas', optional: true },
+      { as: 'category', column: 'category_id', table: 'categories', optional: true },
+      { as: 'project', column: 'project_id', table: 'projects', optional: true },
+      { as: 'priority', column: 'priority_type_id', table: 'priority_types', optional: true },
+      // `group` is an SQL keyword: its name is read quoted.
+      { as: 'group', column: 'group_id', table: 'groups', label: '"group".name', mustBeActive: true },
+    ],
+    searchColumns: ['t.name', 'group.name'],
+    unique: [['name']],
+    optionsAccess: anyRead(SECTIONS.routingRules),
+    positionColumn: 'position',
   },
   {
     resource: 'users',

@@ -144,6 +144,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
 
   return {
     list: lists.list,
+    detailsOf: lists.detailsOf,
     exportBatches: lists.exportBatches,
 
     async findById(id: number, trx: Kysely<DB> = db): Promise<TTicket | undefined> {
@@ -155,7 +156,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
     findOwnership(id: number, trx: Kysely<DB> = db) {
       return trx
         .selectFrom('tickets')
-        .select(['id', 'created_by', 'user_assigned_id', 'status_id'])
+        .select(['id', 'created_by', 'user_assigned_id', 'status_id', 'group_id'])
         .where('id', '=', id)
         .executeTakeFirst();
     },

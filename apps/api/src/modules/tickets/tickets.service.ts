@@ -19,6 +19,7 @@ import type { DB } from '../../db/schema.ts';
 import { HttpError, forbidden, notFound, validationFailed, type FieldErrors } from '../../lib/http-error.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { PermissionsRepository } from '../permissions/permissions.repository.ts';
+import type { TicketRouter } from '../groups/routing.ts';
 import type { AuthUserRow } from '../users/users.repository.ts';
 import { csvHeader, ticketCsvLine } from './ticket-csv.ts';
 import type { NewTicketEvent, TicketEventsRepository } from './ticket-events.repository.ts';
@@ -31,6 +32,10 @@ interface Deps {
   permissions: PermissionsRepository;
   notifications: Pick<NotificationsService, 'create' | 'notify' | 'ticketChanged'>;
   audit: AuditRepository;
+  /** The group a new ticket without one goes to (Reglas de asignación). */
+  router: Pick<TicketRouter, 'groupFor'>;
+  /** A group's members: a ticket landing in their queue is announced to them. */
+  teamOf: (groupId: number) => Promise<number[]>;
 }
 
 type Actor = Pick<AuthUserRow, 'id' | 'role_id'> & Partial<Pick<AuthUserRow, 'is_supervisor'>>;
@@ -58,7 +63,16 @@ const editedFields: [keyof typeof TICKET_FIELD_LABELS, (t: TTicket) => string][]
   ['group_id', (t) => t.group?.name ?? 'Sin grupo'],
 ];
 
-export function createTicketsService({ database, tickets, events, permissions, notifications, audit }: Deps) {
+export function createTicketsService({
+  database,
+  tickets,
+  events,
+  permissions,
+  notifications,
+  audit,
+  router,
+  teamOf,
+}: Deps) {
   const can = (actor: Actor, section: string, flag: 'r' | 'w' | 'u' | 'd') =>
     permissions.hasFlag(actor.role_id, section, flag);
 
@@ -178,11 +192,14 @@ export function createTicketsService({ database, tickets, events, permissions, n
       })();
     },
 
+    /** Creates the ticket; without a group, the routing rules give it one (or none). */
     async create(actor: Actor, input: TicketInput): Promise<TTicket> {
-      const values = { ...input, group_id: input.group_id ?? null };
+      const values = { ...input, group_id: input.group_id ?? (await router.groupFor(input)) };
       const result = await tickets.create(values, actor.id);
       if ('missing' in result) throw validationFailed(referenceErrors(result.missing, values));
-      announce(result.ticket);
+      const { ticket } = result;
+      const team = ticket.group_id === null ? [] : await teamOf(ticket.group_id);
+      notifications.ticketChanged({ ticketId: ticket.id, userIds: [...new Set([ticket.created_by, ...team])] });
       return result.ticket;
     },
 

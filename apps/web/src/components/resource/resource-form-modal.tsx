@@ -174,6 +174,6 @@ function SelectInput({
   return Array.isArray(field.source) ? (
     <SelectField {...props} options={field.source} />
   ) : (
-    <OptionSelect {...props} source={field.source} />
+    <OptionSelect {...props} source={field.source} noneLabel={field.noneLabel} />
   );
 }
