@@ -35,9 +35,13 @@ describe.each(dialects)('queues on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    [admin, supervisor, agente, lucia, jorge] = await Promise.all(
-      ['admin', 'supervisor', 'agente', 'lmartinez', 'jcastillo'].map((u) => t.login(u)),
-    );
+    [admin, supervisor, agente, lucia, jorge] = await Promise.all([
+      t.login('admin'),
+      t.login('supervisor'),
+      t.login('agente'),
+      t.login('lmartinez'),
+      t.login('jcastillo'),
+    ]);
     const create = async (name: string) =>
       ((await t.call(admin, 'POST', '/api/groups/create', { name })).json() as { data: { id: number } }).data.id;
     [almacen, flota] = [await create('Almacén'), await create('Flota Refrigerada')];
