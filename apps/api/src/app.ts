@@ -11,6 +11,8 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { catalogRoutes } from './modules/catalogs/catalog.routes.ts';
 import { exampleRoutes } from './modules/example/example.routes.ts';
+import { groupsRoutes } from './modules/groups/groups.routes.ts';
+import { queuesRoutes } from './modules/groups/queues.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { notificationPreferencesRoutes } from './modules/mail/notification-preferences.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
@@ -111,6 +113,8 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
       await api.register(passwordResetRoutes, { services });
       await api.register(permissionsRoutes, { services });
       await api.register(catalogRoutes, { services });
+      await api.register(groupsRoutes, { services });
+      await api.register(queuesRoutes, { services });
       await api.register(notificationsRoutes, { services });
       await api.register(ticketsRoutes, { services });
       await api.register(ticketImportRoutes, { services });

@@ -15,6 +15,10 @@ import { createRevokedTokensRepository } from './modules/auth/revoked-tokens.rep
 import { createSessionChecker } from './modules/auth/sessions.ts';
 import { createTokenService } from './modules/auth/tokens.ts';
 import { createCatalogService } from './modules/catalogs/catalog.service.ts';
+import { createGroupsRepository } from './modules/groups/groups.repository.ts';
+import { createGroupsService } from './modules/groups/groups.service.ts';
+import { createTicketRouter } from './modules/groups/routing.ts';
+import { createQueuesService } from './modules/groups/queues.service.ts';
 import type { AnswerCounts } from './lib/answer-cache.ts';
 import { createPasswordResetRepository } from './modules/password-reset/password-reset.repository.ts';
 import { createPasswordResetService } from './modules/password-reset/password-reset.service.ts';
@@ -110,6 +114,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
       return user !== undefined && (await permissions.hasFlag(user.role_id, SECTIONS.generalTickets, 'r'));
     },
   });
+  const groupsRepository = createGroupsRepository(database);
   const ticketsRepository = createTicketsRepository(database, createTicketNamesRepository(database, bus));
   const ticketEvents = createTicketEventsRepository(database);
   const sla = createSlaRepository(database, bus);
@@ -124,6 +129,8 @@ export function createServices(config: Config, database: Database, log: MailLog 
     permissions,
     notifications,
     audit,
+    router: createTicketRouter(database, bus),
+    teamOf: (groupId) => groupsRepository.memberIds(groupId),
   });
   const activities = createActivitiesService({
     database,
@@ -143,8 +150,18 @@ export function createServices(config: Config, database: Database, log: MailLog 
   });
   const workload = createWorkloadService({ workload: createWorkloadRepository(database) });
   const auditLog = createAuditLogService({ reader: createAuditLogReader(database) });
+  const groups = createGroupsService({ groups: groupsRepository, audit });
+  const queues = createQueuesService({
+    database,
+    groups: groupsRepository,
+    tickets: ticketsRepository,
+    events: ticketEvents,
+    notifications,
+    audit,
+  });
   const avatars = createAvatarStore(config.dataDir);
   const profile = createProfileService({
+    groups: groupsRepository,
     profile: createProfileRepository(database),
     users,
     permissions,
@@ -167,6 +184,8 @@ export function createServices(config: Config, database: Database, log: MailLog 
     csrf,
     auth,
     catalogs,
+    groups,
+    queues,
     notifications,
     limiter,
     mailer,

@@ -35,7 +35,7 @@ describe.each(dialects)('profile on %s', (dialect) => {
   afterAll(() => t?.close());
 
   describe('laboral information', () => {
-    it('gives the user their role, area, supervisor and branch', async () => {
+    it('gives the user their role, area, supervisor, branch and groups (none yet)', async () => {
       const res = await t.call(agente, 'GET', `/api/users/laboral-information/${ids.agente}`);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toEqual({
@@ -44,6 +44,7 @@ describe.each(dialects)('profile on %s', (dialect) => {
         area: { id: expect.any(Number), name: 'Almacén' },
         supervisor: { id: ids.supervisor, name: 'Sofía Ramírez' },
         branch: 'Monterrey',
+        groups: [],
       });
     });
 

@@ -61,7 +61,7 @@ describe.each(dialects)('CSV export on %s', (dialect) => {
     ).json();
     expect(rows.map((r) => Number(r[0]))).toEqual(page.data.map((x: { id: number }) => x.id));
     const first = page.data[0];
-    expect(rows[0]!.slice(1, 11)).toEqual([
+    expect(rows[0]!.slice(1, 12)).toEqual([
       first.name,
       first.description,
       first.priorities.name,
@@ -72,8 +72,9 @@ describe.each(dialects)('CSV export on %s', (dialect) => {
       first.difficulties.name,
       first.users.name,
       first.assigned_to?.name ?? '',
+      first.group?.name ?? '',
     ]);
-    expect(rows[0]![11]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(rows[0]![12]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 
     const refused = await t.call(agente, 'POST', '/api/tickets/export', { list: 'general', search: '' });
     expect(refused.statusCode).toBe(403);

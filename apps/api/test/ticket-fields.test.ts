@@ -37,14 +37,16 @@ describe.each(dialects)('the ticket fields on %s', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp(dialect);
     admin = await t.login('admin');
-    const ids = async (table: 'areas' | 'projects' | 'categories' | 'priority_types' | 'difficulties' | 'users') =>
-      (await db().selectFrom(table).select('id').orderBy('id').execute()).map((r) => r.id);
-    const [areas, projects, categories, priorities, difficulties, users] = await Promise.all([
+    const ids = async (
+      table: 'areas' | 'projects' | 'categories' | 'priority_types' | 'difficulties' | 'groups' | 'users',
+    ) => (await db().selectFrom(table).select('id').orderBy('id').execute()).map((r) => r.id);
+    const [areas, projects, categories, priorities, difficulties, groups, users] = await Promise.all([
       ids('areas'),
       ids('projects'),
       ids('categories'),
       ids('priority_types'),
       ids('difficulties'),
+      ids('groups'),
       ids('users'),
     ]);
     const statuses = (await db().selectFrom('ticket_statuses').select(['id', 'stage']).orderBy('id').execute()) as {
@@ -70,6 +72,7 @@ describe.each(dialects)('the ticket fields on %s', (dialect) => {
             stage: status.stage,
             created_by: of(users, n * 13),
             user_assigned_id: n % 40 === 0 ? null : of(users, n * 17 + 1),
+            group_id: n % 7 === 0 ? null : of(groups, n * 19 + (n >> 4)),
             created_at: new Date(start + n * 3_600_000).toISOString(),
             updated_at: new Date(start + ((n * 7_919) % BULK) * 3_600_000).toISOString(),
           };

@@ -18,7 +18,9 @@ const fields = Object.entries(TICKET_FIELDS as Record<string, TicketField>);
 
 /** Every ticket, and each one's rank by name in the database's own collation (a plain ORDER BY). */
 export async function readRecountRows(db: Kysely<DB>): Promise<{ rows: RecountRow[]; nameRank: Map<number, number> }> {
-  const columns = [...new Set(['id', ...fields.map(([, f]) => f.column), 'stage'])] as (keyof TicketsTable)[];
+  const columns = [
+    ...new Set(['id', ...fields.flatMap(([, f]) => [f.column, ...(f.sortColumn ? [f.sortColumn] : [])]), 'stage']),
+  ] as (keyof TicketsTable)[];
   const rows = (await db.selectFrom('tickets').select(columns).execute()) as RecountRow[];
   const byName = await db.selectFrom('tickets').select('id').orderBy('name').orderBy('id').execute();
   return { rows, nameRank: new Map(byName.map((r, i) => [r.id, i])) };

@@ -56,6 +56,8 @@ export const SECTIONS = {
   dashboard: 'db_main',
   businessCalendars: 'cal_main',
   slaPolicies: 'sla_main',
+  routingRules: 'rr_main',
+  queues: 'qu_main',
 } as const;
 export type SectionName = (typeof SECTIONS)[keyof typeof SECTIONS];
 

@@ -6,6 +6,7 @@ export * from './schemas/common.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/users.ts';
 export * from './schemas/catalogs.ts';
+export * from './schemas/groups.ts';
 export * from './schemas/notifications.ts';
 export * from './schemas/tickets.ts';
 export * from './schemas/activities.ts';

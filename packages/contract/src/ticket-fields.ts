@@ -139,6 +139,16 @@ export const TICKET_FIELDS = {
     isOptionalOnImport: true,
     cell: (t) => t.assigned_to?.name ?? '',
   },
+  // Sorted by `group_sort` (the group, 0 for none): nulls would sort differently per database.
+  group: {
+    column: 'group_id',
+    kind: 'optional-ids',
+    label: 'Grupo',
+    isFilterable: true,
+    sortColumn: 'group_sort',
+    token: 'group',
+    cell: (t) => t.group?.name ?? '',
+  },
   // Ids grow with creation time: the id order is the creation order.
   created: {
     column: 'created_at',

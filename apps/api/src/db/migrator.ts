@@ -19,6 +19,8 @@ import * as searchIndexWithoutPendingList from './migrations/0016-search-index-w
 import * as ticketStageFollowsStatus from './migrations/0017-ticket-stage-follows-status.ts';
 import * as readableIndexTokens from './migrations/0018-readable-index-tokens.ts';
 import * as sla from './migrations/0019-sla.ts';
+import * as groupMembersAndTicketGroup from './migrations/0020-group-members-and-ticket-group.ts';
+import * as routingRulesAndQueues from './migrations/0022-routing-rules-and-queues.ts';
 import * as mailOutbox from './migrations/0024-mail-outbox.ts';
 import * as attributeBlockBitmaps from './migrations/0027-attribute-block-bitmaps.ts';
 import * as ticketImportSection from './migrations/0028-ticket-import-section.ts';
@@ -46,6 +48,8 @@ const migrations: Record<string, DialectMigration> = {
   '0017-ticket-stage-follows-status': ticketStageFollowsStatus,
   '0018-readable-index-tokens': readableIndexTokens,
   '0019-sla': sla,
+  '0020-group-members-and-ticket-group': groupMembersAndTicketGroup,
+  '0022-routing-rules-and-queues': routingRulesAndQueues,
   '0024-mail-outbox': mailOutbox,
   '0027-attribute-block-bitmaps': attributeBlockBitmaps,
   '0028-ticket-import-section': ticketImportSection,

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable } from 'kysely';
 import type {
   MailRhythm,
   MailStatus,
@@ -124,6 +124,10 @@ export interface TicketsTable {
   stage: Generated<TicketStage>;
   created_by: number;
   user_assigned_id: number | null;
+  /** The group the ticket belongs to (null: none). */
+  group_id: number | null;
+  /** The group, 0 for none: what a list sorted by group orders by (migration 0020). */
+  group_sort: GeneratedAlways<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
   /** The SLA (modules/sla): the policy applied, null when none applies. */
@@ -295,6 +299,29 @@ export interface NotificationRhythmsTable {
   rhythm: MailRhythm;
 }
 
+/** A group's members (migration 0020). */
+export interface GroupMembersTable {
+  group_id: number;
+  user_id: number;
+  role: 'member' | 'lead';
+  created_at: Timestamp;
+}
+
+/** Reglas de asignación: the first active rule matching a new ticket sets its group (migration 0022). */
+export interface RoutingRulesTable {
+  id: Generated<number>;
+  name: string;
+  position: number;
+  area_id: number | null;
+  category_id: number | null;
+  project_id: number | null;
+  priority_type_id: number | null;
+  group_id: number;
+  status_id: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   statuses: StatusesTable;
   roles: RolesTable;
@@ -307,6 +334,8 @@ export interface DB {
   projects: NamedCatalogTable;
   difficulties: NamedCatalogTable;
   groups: NamedCatalogTable;
+  group_members: GroupMembersTable;
+  routing_rules: RoutingRulesTable;
   priority_types: NamedCatalogTable;
   ticket_statuses: TicketStatusesTable;
   business_calendars: BusinessCalendarsTable;

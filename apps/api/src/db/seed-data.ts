@@ -20,6 +20,8 @@ export const routeSections: Record<string, string[]> = {
   dashboard: [SECTIONS.dashboard],
   'business-calendars': [SECTIONS.businessCalendars],
   'sla-policies': [SECTIONS.slaPolicies],
+  'routing-rules': [SECTIONS.routingRules],
+  queues: [SECTIONS.queues],
 };
 
 const all: PermissionFlag[] = ['r', 'w', 'u', 'd'];
@@ -64,13 +66,15 @@ export const roleSeeds: RoleSeed[] = [
       workload: ['r'],
       dashboard: ['r'],
       users: ['r'],
+      'routing-rules': ['r'],
+      queues: ['r', 'w'],
       ...Object.fromEntries(catalogRoutes.map((route) => [route, ['r'] as PermissionFlag[]])),
     },
   },
   {
     name: 'Agente',
     isSupervisor: false,
-    grants: { tickets: ['r', 'w', 'u'], 'record-tickets': ['r'] },
+    grants: { tickets: ['r', 'w', 'u'], 'record-tickets': ['r'], queues: ['r', 'w'] },
   },
 ];
 

@@ -71,7 +71,7 @@ export const PG_ATTR_MARK = '_';
 
 /**
  * The fields behind the PostgreSQL attribute lexemes, in the order of `portal_ticket_attrs`'
- * arguments (migration 0018), without the id: a number search asks `id = n`.
+ * arguments (migrations 0018, 0020), without the id: a number search asks `id = n`.
  */
 const pgAttrFields = tokenFields.filter((f) => f.column !== 'id');
 

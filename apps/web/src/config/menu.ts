@@ -9,6 +9,7 @@ import {
   IconFile,
   IconFlag,
   IconHistory,
+  IconInbox,
   IconKey,
   IconLayersLinked,
   IconListSearch,
@@ -17,6 +18,7 @@ import {
   IconLogout,
   IconMapPin,
   IconProgressCheck,
+  IconRoute,
   IconShieldLock,
   IconTicket,
   IconTimeline,
@@ -51,6 +53,7 @@ export const menu: MenuItem[] = [
       { name: 'Mis Tickets', icon: IconClipboardList, path: paths.tickets },
       { name: 'Tickets Generales', icon: IconListDetails, path: paths.generalTickets },
       { name: 'Historial', icon: IconHistory, path: paths.recordTickets },
+      { name: 'Colas', icon: IconInbox, path: paths.queues },
     ],
   },
   {
@@ -64,6 +67,7 @@ export const menu: MenuItem[] = [
       { name: 'Estados de Ticket', icon: IconProgressCheck, path: paths.ticketStatuses },
       { name: 'Grupos', icon: IconUsersGroup, path: paths.groups },
       { name: 'Prioridades', icon: IconFlag, path: paths.priorityTypes },
+      { name: 'Reglas de asignación', icon: IconRoute, path: paths.routingRules },
     ],
   },
   {

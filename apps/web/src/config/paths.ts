@@ -19,6 +19,8 @@ export const paths = {
   ticketStatuses: '/ticket-statuses',
   groups: '/groups',
   priorityTypes: '/priority-types',
+  routingRules: '/routing-rules',
+  queues: '/queues',
 
   users: '/users',
   routes: '/routes',

@@ -31,6 +31,8 @@ const sectionLabels: Record<SectionName, string> = {
   [SECTIONS.dashboard]: 'Tablero',
   [SECTIONS.businessCalendars]: 'Calendarios laborales',
   [SECTIONS.slaPolicies]: 'Acuerdos de servicio',
+  [SECTIONS.routingRules]: 'Reglas de asignación',
+  [SECTIONS.queues]: 'Colas',
 };
 
 const isKnownSection = (code: string): code is SectionName => Object.hasOwn(sectionLabels, code);

@@ -57,6 +57,10 @@ export const updateRecord = <N extends CatalogResourceName>(resource: N, id: num
 export const changeRecordStatus = <N extends CatalogResourceName>(resource: N, id: number, statusId: 1 | 2) =>
   api.patch<RecordResponse<TCatalogRecord<N>>>(`/${resource}/${id}/change-status`, { status_id: statusId });
 
+/** Moves a record of an ordered catalogue to `position` (1 first). */
+export const moveRecord = <N extends CatalogResourceName>(resource: N, id: number, position: number) =>
+  api.patch<RecordResponse<TCatalogRecord<N>>>(`/${resource}/${id}/move`, { position });
+
 /** Options come as an array or as an object with a data array; a failure gives an empty list. */
 export const optionsQuery = (source: OptionSource) =>
   queryOptions({

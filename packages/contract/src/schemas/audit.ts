@@ -62,6 +62,9 @@ export const AUDIT_EVENT_LABELS: Readonly<Record<string, string>> = {
   'password_reset.reset_throttled': 'Restablecimiento bloqueado por intentos',
   'ticket.assigned': 'Ticket asignado',
   'ticket.reassigned': 'Ticket reasignado',
+  'group.member_added': 'Miembro de grupo agregado',
+  'group.member_updated': 'Rol de miembro de grupo cambiado',
+  'group.member_removed': 'Miembro de grupo eliminado',
   ...Object.fromEntries(
     Object.entries(auditedCatalogResources).flatMap(([resource, { noun, isFeminine }]) =>
       Object.entries(catalogActions).map(([action, words]) => [

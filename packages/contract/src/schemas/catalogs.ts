@@ -36,6 +36,18 @@ const ZSectionPermissionCreate = z.object({
 /** The section of a section permission is fixed once created. */
 const ZSectionPermissionUpdate = updateSchemaOf(ZSectionPermissionCreate.omit({ section_id: true }));
 
+const ZAnyId = ZId.nullable().optional();
+/** A routing rule: conditions on area, category, project and priority (null: any) → the group a new ticket goes to. */
+const ZRoutingRuleWrite = z.object({
+  name: ZText('alphanumeric', { max: 100 }),
+  area_id: ZAnyId,
+  category_id: ZAnyId,
+  project_id: ZAnyId,
+  priority_type_id: ZAnyId,
+  group_id: ZId,
+  status_id: ZStatusId.default(1),
+});
+
 const resource = <C extends z.ZodTypeAny, U extends z.ZodTypeAny, R extends z.ZodTypeAny>(def: {
   create: C;
   update: U;
@@ -112,7 +124,34 @@ export const catalogResources = {
     update: updateSchemaOf(ZSlaPolicyWrite),
     record: ZSlaPolicy,
   }),
+  'routing-rules': resource({
+    create: ZRoutingRuleWrite,
+    update: updateSchemaOf(ZRoutingRuleWrite),
+    record: ZBaseRecord.extend({
+      /** Its place in the order the rules are tried (1 first). */
+      position: z.number(),
+      area_id: z.number().nullable(),
+      area: ZNamedRef,
+      category_id: z.number().nullable(),
+      category: ZNamedRef,
+      project_id: z.number().nullable(),
+      project: ZNamedRef,
+      priority_type_id: z.number().nullable(),
+      priority: ZNamedRef,
+      group_id: z.number(),
+      group: ZNamedRef,
+    }),
+  }),
 } as const;
+
+/** `PATCH /{resource}/{id}/move` of an ordered catalogue: the record's new place (1 first; past the end: last). */
+export const ZMoveBody = z.object({
+  position: z
+    .number({ error: 'La posición debe ser un número entero mayor que 0.' })
+    .int('La posición debe ser un número entero mayor que 0.')
+    .min(1, 'La posición debe ser un número entero mayor que 0.')
+    .max(1_000_000, 'La posición debe ser un número entero mayor que 0.'),
+});
 
 export type CatalogResourceName = keyof typeof catalogResources;
 export const catalogResourceNames = Object.keys(catalogResources) as CatalogResourceName[];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH } from '../constants.ts';
 import { MSG } from '../messages.ts';
 import { ZDataResponse, ZFreeText, ZId, ZNamedRef, ZStatusId, ZText } from './common.ts';
+import { ZUserGroup } from './groups.ts';
 import { MAX_PASSWORD_LENGTH, personalUserFields, ZUser } from './users.ts';
 
 export const PROFILE_MSG = {
@@ -60,6 +61,8 @@ export const ZLaboralInformation = z.object({
   area: ZNamedRef,
   supervisor: ZNamedRef,
   branch: z.string().nullable(),
+  /** The groups the user belongs to, by name. */
+  groups: z.array(ZUserGroup),
 });
 export type TLaboralInformation = z.infer<typeof ZLaboralInformation>;
 

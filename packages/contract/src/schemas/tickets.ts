@@ -84,7 +84,7 @@ const dateFields = ticketFilterFields.filter((f) => TICKET_FIELDS[f].kind === 'd
 
 /**
  * The filters of the ticket lists, one per filterable field of TICKET_FIELDS: arrays of ids
- * (any of them matches), `user_assigned_id` null or a null item for 'Sin asignar', dates
+ * (any of them matches), `user_assigned_id` (`group_id`) null or a null item for 'Sin asignar' ('Sin grupo'), dates
  * `YYYY-MM-DD` (UTC days, both ends included). An unknown key is refused.
  */
 export const ZTicketFilters = z
@@ -170,6 +170,8 @@ export const ZTicket = z.object({
   status_id: z.number(),
   created_by: z.number(),
   user_assigned_id: z.number().nullable(),
+  /** The team the ticket belongs to (null: none). */
+  group_id: z.number().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
   priorities: ZName,
@@ -185,6 +187,7 @@ export const ZTicket = z.object({
   sla_state: z.enum(slaStates),
   first_response_due_at: z.string().nullable(),
   resolution_due_at: z.string().nullable(),
+  group: z.object({ id: z.number(), name: z.string() }).nullable(),
 });
 export type TTicket = z.infer<typeof ZTicket>;
 
@@ -201,6 +204,8 @@ export const ZTicketWrite = z.object({
   priority_type_id: ZId,
   difficulty_id: ZId,
   status_id: ZId,
+  /** The ticket's group; null or left out: none. */
+  group_id: ZId.nullable().optional(),
 });
 export type TTicketWrite = z.input<typeof ZTicketWrite>;
 z.globalRegistry.add(ZTicketWrite, {
@@ -245,6 +250,7 @@ export const TICKET_FIELD_LABELS = {
   category_id: 'Categoría',
   priority_type_id: 'Prioridad',
   difficulty_id: 'Dificultad',
+  group_id: 'Grupo',
 } as const;
 
 export const ZTicketEvent = z.object({

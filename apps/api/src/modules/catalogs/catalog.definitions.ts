@@ -16,6 +16,8 @@ export interface Reference {
   optional?: boolean;
   /** SQL for the reference's name (default `<as>.name`). */
   label?: string;
+  /** A write may only name an active row (not only an existing one). */
+  mustBeActive?: boolean;
 }
 
 export interface CatalogDefinition {
@@ -47,6 +49,11 @@ export interface CatalogDefinition {
   immutableOnUpdate?: string[];
   /** Turns a read row's stored values back into the record's (e.g. parses JSON text). */
   decode?: (row: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * An ordered catalogue: this column holds each record's place (1 first). The list follows it,
+   * a new record goes last, and `PATCH /{resource}/{id}/move` moves one (flag u).
+   */
+  positionColumn?: string;
 }
 
 /** Columns held as JSON text: written stringified, read parsed. */
@@ -163,6 +170,24 @@ export const catalogDefinitions: CatalogDefinition[] = [
     searchColumns: ['t.name', 'priority_type.name', 'area.name', 'calendar.name'],
     // One policy per priority and area (no area: any area).
     unique: [['name'], ['priority_type_id', 'area_id']],
+  },
+  {
+    resource: 'routing-rules',
+    table: 'routing_rules',
+    section: SECTIONS.routingRules,
+    columns: ['name', 'position', 'area_id', 'category_id', 'project_id', 'priority_type_id', 'group_id'],
+    references: [
+      { as: 'area', column: 'area_id', table: 'areas', optional: true },
+      { as: 'category', column: 'category_id', table: 'categories', optional: true },
+      { as: 'project', column: 'project_id', table: 'projects', optional: true },
+      { as: 'priority', column: 'priority_type_id', table: 'priority_types', optional: true },
+      // `group` is an SQL keyword: its name is read quoted.
+      { as: 'group', column: 'group_id', table: 'groups', label: '"group".name', mustBeActive: true },
+    ],
+    searchColumns: ['t.name', 'group.name'],
+    unique: [['name']],
+    optionsAccess: anyRead(SECTIONS.routingRules),
+    positionColumn: 'position',
   },
   {
     resource: 'users',

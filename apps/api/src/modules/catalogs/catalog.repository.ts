@@ -53,7 +53,11 @@ export function createCatalogRepository(database: Database, def: CatalogDefiniti
   return {
     async list({ search, ...paging }: TListQuery) {
       const filtered = searchFilter(withReferences(), search);
-      const { rows, total } = await pageWithTotal(filtered, (q) => selectRecord(q).orderBy('t.id', 'desc'), paging);
+      const ordered = (q: AnySelect) =>
+        def.positionColumn
+          ? q.orderBy(`t.${def.positionColumn}`, 'asc').orderBy('t.id', 'asc')
+          : q.orderBy('t.id', 'desc');
+      const { rows, total } = await pageWithTotal(filtered, (q) => ordered(selectRecord(q)), paging);
       return flatPage(rows.map(toRecord), total, paging);
     },
 
@@ -62,8 +66,14 @@ export function createCatalogRepository(database: Database, def: CatalogDefiniti
       return row ? toRecord(row) : undefined;
     },
 
-    async exists(table: string, id: number): Promise<boolean> {
-      return (await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    async exists(table: string, id: number, { isActiveOnly = false } = {}): Promise<boolean> {
+      const row = await db
+        .selectFrom(table)
+        .select('id')
+        .where('id', '=', id)
+        .$if(isActiveOnly, (q) => q.where('status_id', '=', RECORD_STATUS.active))
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     /** The unique field groups whose values another row already holds. */
@@ -89,9 +99,12 @@ export function createCatalogRepository(database: Database, def: CatalogDefiniti
 
     async insert(values: Row): Promise<number> {
       const now = nowIso();
+      const last = def.positionColumn && {
+        [def.positionColumn]: sql`(select coalesce(max(${sql.ref(def.positionColumn)}), 0) + 1 from ${sql.table(def.table)})`,
+      };
       const row = await db
         .insertInto(def.table)
-        .values({ ...values, created_at: now, updated_at: now })
+        .values({ ...values, ...last, created_at: now, updated_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
       return Number(row.id);
@@ -104,6 +117,38 @@ export function createCatalogRepository(database: Database, def: CatalogDefiniti
         .where('id', '=', id)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
+    },
+
+    /**
+     * Moves a record of an ordered catalogue to `position` (1 first; past the end: last) and
+     * numbers every record again 1…n in one transaction; false when it does not exist.
+     */
+    async move(id: number, position: number): Promise<boolean> {
+      const column = def.positionColumn!;
+      return db.transaction().execute(async (trx) => {
+        const rows = await trx
+          .selectFrom(def.table)
+          .select(['id', column])
+          .orderBy(column)
+          .orderBy('id')
+          // Two moves at once must not interleave their renumbering.
+          .$if(database.dialect === 'postgres', (q) => q.forUpdate())
+          .execute();
+        const ids: number[] = rows.map((r) => Number(r.id));
+        if (!ids.includes(id)) return false;
+        const order = ids.filter((x) => x !== id);
+        order.splice(Math.min(position, ids.length) - 1, 0, id);
+        const now = nowIso();
+        for (const [index, rowId] of order.entries()) {
+          if (Number(rows.find((r) => Number(r.id) === rowId)![column]) === index + 1) continue;
+          await trx
+            .updateTable(def.table)
+            .set({ [column]: index + 1, updated_at: now })
+            .where('id', '=', rowId)
+            .execute();
+        }
+        return true;
+      });
     },
 
     async activeOptions({ isPrivilegedOnly = false } = {}): Promise<{ id: number; name: string }[]> {

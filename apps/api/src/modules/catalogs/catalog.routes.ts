@@ -5,6 +5,7 @@ import {
   ZErrorResponse,
   ZIdParam,
   ZListQuery,
+  ZMoveBody,
   ZOptionsResponse,
   ZPage,
   catalogResources,
@@ -150,6 +151,28 @@ function registerResource(
         message: MSG.updated,
         data: checkedByResponseSchema(
           await catalogs.update(resource, request.params.id, request.body as Record<string, unknown>, actorOf(request)),
+        ),
+      }),
+    );
+
+  if (def.positionColumn)
+    app.patch(
+      `${base}/:id/move`,
+      {
+        config: { access: access('u') },
+        schema: {
+          tags,
+          summary: 'Mueve un registro a otra posición del orden (1 primero; más allá del final: último)',
+          params: ZIdParam,
+          body: ZMoveBody,
+          response: { 200: ZDataResponse(schemas.record), ...errors },
+        },
+      },
+      async (request) => ({
+        status: true as const,
+        message: MSG.updated,
+        data: checkedByResponseSchema(
+          await catalogs.move(resource, request.params.id, request.body.position, actorOf(request)),
         ),
       }),
     );

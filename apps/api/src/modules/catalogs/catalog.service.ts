@@ -78,7 +78,8 @@ export function createCatalogService(
     const errors: FieldErrors = {};
     for (const ref of def.references) {
       const id = values[ref.column];
-      if (typeof id === 'number' && !(await repo.exists(ref.table, id))) errors[ref.column] = [MSG.invalidReference];
+      if (typeof id === 'number' && !(await repo.exists(ref.table, id, { isActiveOnly: ref.mustBeActive })))
+        errors[ref.column] = [MSG.invalidReference];
     }
     const merged = current
       ? { ...Object.fromEntries(def.unique.flat().map((f) => [f, current.record[f]])), ...values }
@@ -158,6 +159,15 @@ export function createCatalogService(
         statusId ?? (current.status_id === RECORD_STATUS.active ? RECORD_STATUS.inactive : RECORD_STATUS.active);
       await write(def, () => repo.update(id, { status_id: next, ...def.onStatusChange?.() }));
       return reread({ resource, action: 'status_changed', before: current, input: { status_id: next }, actor }, id);
+    },
+
+    /** Moves a record of an ordered catalogue to `position` (1 first). */
+    async move(resource: CatalogResourceName, id: number, position: number, actor?: CatalogActor) {
+      const { def, repo } = get(resource);
+      const current = await repo.findById(id);
+      if (!current) throw notFound();
+      await write(def, () => repo.move(id, position));
+      return reread({ resource, action: 'updated', before: current, input: { position }, actor }, id);
     },
 
     options: (resource: CatalogResourceName, filter: { isPrivilegedOnly?: boolean } = {}) =>

@@ -22,7 +22,7 @@ export const INVALIDATE_CHANNEL = 'portal_invalidate';
  * - `roles`: roles changed (users' role status and name, and grants);
  * - `grants`: sections, routes or their permissions changed;
  * - `catalogs`: a catalogue changed (the ones tickets name: priorities, statuses, projects, areas, categories,
- *   difficulties; and groups, business calendars, SLA policies);
+ *   difficulties; and groups, routing rules, business calendars, SLA policies);
  * - `all`: anything (announcements may have been lost, e.g. while reconnecting).
  */
 export type Invalidation =
@@ -145,7 +145,13 @@ export const TICKET_CATALOG_TABLES = [
   'categories',
   'difficulties',
 ] as const;
-const CATALOG_TABLES = new Set<string>([...TICKET_CATALOG_TABLES, 'groups', 'business_calendars', 'sla_policies']);
+const CATALOG_TABLES = new Set<string>([
+  ...TICKET_CATALOG_TABLES,
+  'groups',
+  'routing_rules',
+  'business_calendars',
+  'sla_policies',
+]);
 
 /** What a write to `table` may change (revoked tokens are announced one by one by their repository). */
 function invalidationOfTable(table: string): Invalidation | null {

@@ -15,6 +15,7 @@ import type { AuditRepository } from '../audit/audit.repository.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import type { TokenService } from '../auth/tokens.ts';
 import type { CatalogService } from '../catalogs/catalog.service.ts';
+import type { GroupsRepository } from '../groups/groups.repository.ts';
 import type { PermissionsRepository } from '../permissions/permissions.repository.ts';
 import type { AuthUserRow, UsersRepository } from '../users/users.repository.ts';
 import { avatarUrl, imageExtension, MAX_AVATAR_BYTES, reencodeAvatar, type AvatarStore } from './avatars.ts';
@@ -28,6 +29,8 @@ interface Deps {
   tokens: TokenService;
   audit: AuditRepository;
   avatars: AvatarStore;
+  /** The groups the user belongs to, shown with the laboral information. */
+  groups: Pick<GroupsRepository, 'groupsOf'>;
 }
 
 type Actor = Pick<AuthUserRow, 'id' | 'role_id' | 'username'>;
@@ -48,14 +51,15 @@ const passwordFailure = (title: string, errors: FieldErrors): PasswordChangeResu
  * A user reads and changes their own profile, password and avatar; changing
  * another user's needs the users section (the access rule of each route).
  */
-export function createProfileService({ profile, users, permissions, catalogs, tokens, audit, avatars }: Deps) {
+export function createProfileService({ profile, users, permissions, catalogs, tokens, audit, avatars, groups }: Deps) {
   const mayManageUsers = (actor: Actor) => permissions.hasFlag(actor.role_id, SECTIONS.users, 'u');
 
   return {
     async laboralInformation(userId: number): Promise<Omit<TLaboralInformation, 'status'>> {
-      const row = await profile.laboralInformation(userId);
+      const [row, memberships] = await Promise.all([profile.laboralInformation(userId), groups.groupsOf(userId)]);
       if (!row) throw notFound('El usuario no existe.');
       return {
+        groups: memberships,
         role: { id: row.role_id, name: row.role_name },
         area: row.area_id === null ? null : { id: row.area_id, name: row.area_name ?? '' },
         supervisor: row.supervisor_id === null ? null : { id: row.supervisor_id, name: row.supervisor_name ?? '' },

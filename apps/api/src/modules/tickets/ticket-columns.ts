@@ -15,6 +15,9 @@ export const TICKET_COLUMNS = [
   't.stage',
   't.created_by',
   't.user_assigned_id',
+  't.group_id',
+  // What a list sorted by group orders by: the export's keyset reads it from the last row.
+  't.group_sort',
   't.created_at',
   't.updated_at',
   't.sla_policy_id',

@@ -403,6 +403,9 @@ export function createTicketListRepository(database: Database, names: TicketName
       return { data: await detailsOf(ids), meta: isLowerBound ? { ...meta, total_is_lower_bound: true } : meta };
     },
 
+    /** The tickets of these ids with their names, in the order of the ids. */
+    detailsOf,
+
     /** The ids of a list's first tickets in its order. */
     async firstIds(selection: TicketSelection, limit: number): Promise<number[]> {
       const search = await resolvedSearch(selection);

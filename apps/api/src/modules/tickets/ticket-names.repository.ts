@@ -15,6 +15,8 @@ export interface TicketNames {
   difficulty: string;
   creator: string;
   assignee: string;
+  /** The group's name; '' for none. */
+  group: string;
 }
 
 /** The columns of a ticket row that refer to a name. */
@@ -28,6 +30,7 @@ export interface TicketRefs {
   difficulty_id: number;
   created_by: number;
   user_assigned_id: number | null;
+  group_id: number | null;
 }
 
 interface CatalogNames {
@@ -37,6 +40,7 @@ interface CatalogNames {
   areas: Map<number, string>;
   categories: Map<number, string>;
   difficulties: Map<number, string>;
+  groups: Map<number, string>;
 }
 
 /** Most users' names kept; the least recently loaded go first. */
@@ -75,14 +79,15 @@ export function createTicketNamesRepository(
   });
 
   async function loadCatalogs(): Promise<CatalogNames> {
-    const namesOf = async (table: 'priority_types' | 'projects' | 'areas' | 'categories' | 'difficulties') =>
+    const namesOf = async (table: 'priority_types' | 'projects' | 'areas' | 'categories' | 'difficulties' | 'groups') =>
       new Map((await db.selectFrom(table).select(['id', 'name']).execute()).map((r) => [r.id, r.name]));
-    const [priorities, projects, areas, categories, difficulties, statuses] = await Promise.all([
+    const [priorities, projects, areas, categories, difficulties, groups, statuses] = await Promise.all([
       namesOf('priority_types'),
       namesOf('projects'),
       namesOf('areas'),
       namesOf('categories'),
       namesOf('difficulties'),
+      namesOf('groups'),
       db.selectFrom('ticket_statuses').select(['id', 'name', 'stage']).execute(),
     ]);
     return {
@@ -91,6 +96,7 @@ export function createTicketNamesRepository(
       areas,
       categories,
       difficulties,
+      groups,
       statuses: new Map(statuses.map((s) => [s.id, { name: s.name, stage: s.stage as TicketStage }])),
     };
   }
@@ -141,6 +147,7 @@ export function createTicketNamesRepository(
         difficulty: catalog.difficulties.get(r.difficulty_id) ?? '',
         creator: people.get(r.created_by) ?? '',
         assignee: r.user_assigned_id === null ? '' : (people.get(r.user_assigned_id) ?? ''),
+        group: r.group_id === null ? '' : (catalog.groups.get(r.group_id) ?? ''),
       }));
     },
   };
@@ -148,7 +155,7 @@ export function createTicketNamesRepository(
 export type TicketNamesRepository = ReturnType<typeof createTicketNamesRepository>;
 
 /** A ticket as the API shows it (read side): its row and the names it refers to. */
-export const ticketOf = (r: Omit<Selectable<TicketsTable>, 'stage'>, names: TicketNames): TTicket => ({
+export const ticketOf = (r: Omit<Selectable<TicketsTable>, 'stage' | 'group_sort'>, names: TicketNames): TTicket => ({
   id: r.id,
   name: r.name,
   description: r.description,
@@ -160,6 +167,7 @@ export const ticketOf = (r: Omit<Selectable<TicketsTable>, 'stage'>, names: Tick
   status_id: r.status_id,
   created_by: r.created_by,
   user_assigned_id: r.user_assigned_id,
+  group_id: r.group_id,
   created_at: r.created_at,
   updated_at: r.updated_at,
   priorities: { name: names.priority },
@@ -173,4 +181,5 @@ export const ticketOf = (r: Omit<Selectable<TicketsTable>, 'stage'>, names: Tick
   sla_state: r.sla_state,
   first_response_due_at: r.first_response_due_at,
   resolution_due_at: r.resolution_due_at,
+  group: r.group_id === null ? null : { id: r.group_id, name: names.group },
 });

@@ -16,21 +16,29 @@ export type { TicketScope, TicketSelection } from './ticket-list.repository.ts';
 /** What the ticket form writes. */
 export type TicketValues = Pick<
   TicketsTable,
-  'name' | 'description' | 'area_id' | 'project_id' | 'category_id' | 'priority_type_id' | 'difficulty_id' | 'status_id'
+  | 'name'
+  | 'description'
+  | 'area_id'
+  | 'project_id'
+  | 'category_id'
+  | 'priority_type_id'
+  | 'difficulty_id'
+  | 'status_id'
+  | 'group_id'
 >;
 
 const fromTickets = (db: Kysely<DB>) => db.selectFrom('tickets as t');
 
 type TicketsQuery = ReturnType<typeof fromTickets>;
 
-type TicketColumn = 'priority_type_id' | 'project_id' | 'area_id' | 'category_id' | 'difficulty_id';
+type TicketColumn = 'priority_type_id' | 'project_id' | 'area_id' | 'category_id' | 'difficulty_id' | 'group_id';
 
 /** The stage of a status, read in the statement that writes the ticket. */
 const stageOfStatus = (statusId: number) =>
   sql<TicketStage>`(select s.stage from ticket_statuses s where s.id = ${statusId})`;
 
-/** The catalogue of each value a ticket refers to. */
-const referenceTables: [keyof TicketValues, keyof DB][] = [
+/** The catalogue of each value a ticket must refer to. */
+const referenceTables: [Exclude<keyof TicketValues, 'group_id'>, keyof DB][] = [
   ['area_id', 'areas'],
   ['project_id', 'projects'],
   ['category_id', 'categories'],
@@ -44,7 +52,7 @@ type ReferenceField = keyof TicketValues;
 /** What `references` finds: the fields without an active row, and the names of the rows found. */
 export interface TicketReferences {
   missing: ReferenceField[];
-  names: Record<ReferenceField | 'created_by', string>;
+  names: Partial<Record<'group_id', string>> & Record<Exclude<ReferenceField, 'group_id'> | 'created_by', string>;
 }
 
 interface ReferenceRow {
@@ -53,12 +61,16 @@ interface ReferenceRow {
   status_id: number;
 }
 
+/** The catalogues a ticket's values refer to: every required one, and its group when it has one. */
+const referencedTables = (values: TicketValues): [ReferenceField, keyof DB][] =>
+  values.group_id == null ? referenceTables : [...referenceTables, ['group_id', 'groups']];
+
 /**
  * One query for the catalogue rows a ticket's values refer to (and the user `creatorId`,
  * as field `created_by`): field, name and status of each row found.
  */
 function referencesQuery(values: TicketValues, creatorId?: number) {
-  const branches = referenceTables.map(
+  const branches = referencedTables(values).map(
     ([field, table]) =>
       sql`select ${sql.lit(field)} as field, name, status_id from ${sql.table(table)} where id = ${Number(values[field])}`,
   );
@@ -70,10 +82,12 @@ function referencesQuery(values: TicketValues, creatorId?: number) {
   return sql<ReferenceRow>`${sql.join(branches, sql` union all `)}`;
 }
 
-const referencesOf = (rows: ReferenceRow[]): TicketReferences => {
+const referencesOf = (values: TicketValues, rows: ReferenceRow[]): TicketReferences => {
   const active = new Set(rows.filter((r) => Number(r.status_id) === RECORD_STATUS.active).map((r) => r.field));
   return {
-    missing: referenceTables.map(([field]) => field).filter((f) => !active.has(f)),
+    missing: referencedTables(values)
+      .map(([field]) => field)
+      .filter((f) => !active.has(f)),
     names: Object.fromEntries(rows.map((r) => [r.field, r.name])) as TicketReferences['names'],
   };
 };
@@ -91,7 +105,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
   const withDetails = (q: TicketsQuery) =>
     q.select((eb) => {
       const nameOf = (
-        table: 'priority_types' | 'projects' | 'areas' | 'categories' | 'difficulties',
+        table: 'priority_types' | 'projects' | 'areas' | 'categories' | 'difficulties' | 'groups',
         column: TicketColumn,
       ) => eb.selectFrom(`${table} as x`).select('x.name').whereRef('x.id', '=', `t.${column}`);
       const status = () => eb.selectFrom('ticket_statuses as x').whereRef('x.id', '=', 't.status_id');
@@ -110,6 +124,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
         nameOf('difficulties', 'difficulty_id').$asScalar().$notNull().as('difficulty_name'),
         userName('t.created_by').$asScalar().$notNull().as('creator_name'),
         userName('t.user_assigned_id').as('assignee_name'),
+        nameOf('groups', 'group_id').$asScalar().as('group_name'),
       ];
     });
 
@@ -125,10 +140,12 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
       difficulty: r.difficulty_name,
       creator: r.creator_name,
       assignee: r.assignee_name ?? '',
+      group: r.group_name ?? '',
     });
 
   return {
     list: lists.list,
+    detailsOf: lists.detailsOf,
     exportBatches: lists.exportBatches,
 
     async findById(id: number, trx: Kysely<DB> = db): Promise<TTicket | undefined> {
@@ -140,7 +157,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
     findOwnership(id: number, trx: Kysely<DB> = db) {
       return trx
         .selectFrom('tickets')
-        .select(['id', 'created_by', 'user_assigned_id', 'status_id'])
+        .select(['id', 'created_by', 'user_assigned_id', 'status_id', 'group_id'])
         .where('id', '=', id)
         .executeTakeFirst();
     },
@@ -176,23 +193,24 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
       let row: Selectable<TicketsTable> | undefined;
       let references: TicketReferences;
       if (database.dialect === 'postgres') {
-        const v = (field: keyof TicketValues) => sql`${Number(values[field])}::int`;
+        const v = (field: Exclude<keyof TicketValues, 'name' | 'description'>) =>
+          values[field] == null ? sql`null::int` : sql`${Number(values[field])}::int`;
         const { rows } = await sql<Selectable<TicketsTable> & { refs: ReferenceRow[] }>`
           with r as (${referencesQuery(values, createdBy)}),
           t as (
             insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,
-              difficulty_id, status_id, stage, created_by, user_assigned_id, created_at, updated_at,
+              difficulty_id, status_id, group_id, stage, created_by, user_assigned_id, created_at, updated_at,
               sla_policy_id, first_response_due_at, resolution_due_at, sla_at_risk_at, resolved_at,
               sla_paused_at, sla_state)
             select ${values.name}::text, ${values.description}::text, ${v('area_id')}, ${v('project_id')},
-              ${v('category_id')}, ${v('priority_type_id')}, ${v('difficulty_id')}, ${v('status_id')},
+              ${v('category_id')}, ${v('priority_type_id')}, ${v('difficulty_id')}, ${v('status_id')}, ${v('group_id')},
               ${stageOfStatus(values.status_id)}, ${createdBy}::int, null, ${now}::timestamptz, ${now}::timestamptz,
               ${s?.sla_policy_id ?? null}::int, ${s?.first_response_due_at ?? null}::timestamptz,
               ${s?.resolution_due_at ?? null}::timestamptz, ${s?.sla_at_risk_at ?? null}::timestamptz,
               ${s?.resolved_at ?? null}::timestamptz, ${s?.sla_paused_at ?? null}::timestamptz,
               ${s?.sla_state ?? 'none'}::text
             where (select count(*) from r where r.field <> 'created_by' and r.status_id = ${RECORD_STATUS.active})
-              = ${referenceTables.length}
+              = ${referencedTables(values).length}
             returning *
           ),
           e as (
@@ -204,10 +222,11 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
           )
           select (select json_agg(r) from r) as refs, t.* from (select 1) as one left join t on true`.execute(db);
         const [result] = rows;
-        references = referencesOf(result?.refs ?? []);
+        references = referencesOf(values, result?.refs ?? []);
         row = result?.id === null || result?.id === undefined ? undefined : result;
       } else {
         references = referencesOf(
+          values,
           await referencesQuery(values, createdBy)
             .execute(db)
             .then((r) => r.rows),
@@ -247,6 +266,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
           difficulty: names.difficulty_id,
           creator: names.created_by,
           assignee: '',
+          group: names.group_id ?? '',
         }),
       };
     },
@@ -278,6 +298,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
     /** The fields whose catalogue row is missing or inactive, and the names of the others. */
     async references(values: TicketValues): Promise<TicketReferences> {
       return referencesOf(
+        values,
         await referencesQuery(values)
           .execute(db)
           .then((r) => r.rows),

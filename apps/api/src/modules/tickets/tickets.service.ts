@@ -19,6 +19,7 @@ import type { DB } from '../../db/schema.ts';
 import { HttpError, forbidden, notFound, validationFailed, type FieldErrors } from '../../lib/http-error.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { PermissionsRepository } from '../permissions/permissions.repository.ts';
+import type { TicketRouter } from '../groups/routing.ts';
 import type { AuthUserRow } from '../users/users.repository.ts';
 import { csvHeader, ticketCsvLine } from './ticket-csv.ts';
 import type { NewTicketEvent, TicketEventsRepository } from './ticket-events.repository.ts';
@@ -36,9 +37,16 @@ interface Deps {
   permissions: PermissionsRepository;
   notifications: Pick<NotificationsService, 'create' | 'notify' | 'ticketChanged'>;
   audit: AuditRepository;
+  /** The group a new ticket without one goes to (Reglas de asignación). */
+  router: Pick<TicketRouter, 'groupFor'>;
+  /** A group's members: a ticket landing in their queue is announced to them. */
+  teamOf: (groupId: number) => Promise<number[]>;
 }
 
 type Actor = Pick<AuthUserRow, 'id' | 'role_id'> & Partial<Pick<AuthUserRow, 'is_supervisor'>>;
+
+/** What the ticket form sends: the group may be left out. */
+type TicketInput = Omit<TicketValues, 'group_id'> & { group_id?: number | null };
 
 type Involvement = { created_by: number; user_assigned_id: number | null };
 
@@ -60,6 +68,7 @@ const editedFields: [keyof typeof TICKET_FIELD_LABELS, (t: TTicket) => string][]
   ['category_id', (t) => t.categories.name],
   ['priority_type_id', (t) => t.priorities.name],
   ['difficulty_id', (t) => t.difficulties.name],
+  ['group_id', (t) => t.group?.name ?? 'Sin grupo'],
 ];
 
 export function createTicketsService({
@@ -71,6 +80,8 @@ export function createTicketsService({
   permissions,
   notifications,
   audit,
+  router,
+  teamOf,
 }: Deps) {
   const can = (actor: Actor, section: string, flag: 'r' | 'w' | 'u' | 'd') =>
     permissions.hasFlag(actor.role_id, section, flag);
@@ -228,7 +239,9 @@ export function createTicketsService({
       })();
     },
 
-    async create(actor: Actor, values: TicketValues): Promise<TTicket> {
+    /** Creates the ticket; without a group, the routing rules give it one (or none). */
+    async create(actor: Actor, input: TicketInput): Promise<TTicket> {
+      const values = { ...input, group_id: input.group_id ?? (await router.groupFor(input)) };
       const at = now();
       const { rules, statuses } = await sla.catalog();
       const status = statuses.get(values.status_id);
@@ -247,12 +260,16 @@ export function createTicketsService({
         : undefined;
       const result = await tickets.create(values, actor.id, { now: new Date(at).toISOString(), sla: clock });
       if ('missing' in result) throw validationFailed(referenceErrors(result.missing, values));
-      announce(result.ticket);
+      const { ticket } = result;
+      const team = ticket.group_id === null ? [] : await teamOf(ticket.group_id);
+      notifications.ticketChanged({ ticketId: ticket.id, userIds: [...new Set([ticket.created_by, ...team])] });
       return result.ticket;
     },
 
-    async update(actor: Actor, id: number, values: TicketValues): Promise<TTicket> {
+    /** Edits the ticket; a group left out stays as it was. */
+    async update(actor: Actor, id: number, input: TicketInput): Promise<TTicket> {
       const current = await load(id);
+      const values = { ...input, group_id: input.group_id === undefined ? current.group_id : input.group_id };
       if (!(await mayActOn(actor, current, 'u'))) throw forbidden(TICKET_MSG.notYours);
       await checkReferences(values, current);
       // Read before the transaction: the catalogue is read on its own connection.

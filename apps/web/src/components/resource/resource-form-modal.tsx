@@ -1,4 +1,4 @@
-import { Checkbox, Modal, PasswordInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Checkbox, Modal, PasswordInput, SimpleGrid, Stack, Tabs, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ModalTitle } from '@/components/ui/modal-title.tsx';
@@ -49,6 +49,30 @@ export function ResourceFormModal({ config, mode, record, onClose }: ResourceFor
     );
   }
 
+  const tabs = mode === 'edit' && record ? (config.editTabs ?? []) : [];
+  const formView = (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <FormProblemAlert problem={form.problem} />
+        {record && <input type="hidden" name="id" value={String(record.id)} />}
+        <SimpleGrid cols={{ base: 1, sm: config.formColumns ?? 1 }} spacing="md" verticalSpacing="sm">
+          {fields.map((field) => (
+            <FieldInput
+              key={field.name}
+              field={field}
+              mode={mode}
+              value={values[field.name] ?? ''}
+              error={form.errorOf(field.name)}
+              isValid={form.isValid(field.name)}
+              onChange={(value) => setValue(field, value)}
+            />
+          ))}
+        </SimpleGrid>
+        <FormActions onCancel={onClose} isSaving={form.isSaving} />
+      </Stack>
+    </form>
+  );
+
   return (
     <Modal
       opened
@@ -56,26 +80,26 @@ export function ResourceFormModal({ config, mode, record, onClose }: ResourceFor
       size={config.modalSize ?? 'md'}
       title={<ModalTitle title={mode === 'create' ? `Agregar ${config.singular}` : `Editar ${config.singular}`} />}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <FormProblemAlert problem={form.problem} />
-          {record && <input type="hidden" name="id" value={String(record.id)} />}
-          <SimpleGrid cols={{ base: 1, sm: config.formColumns ?? 1 }} spacing="md" verticalSpacing="sm">
-            {fields.map((field) => (
-              <FieldInput
-                key={field.name}
-                field={field}
-                mode={mode}
-                value={values[field.name] ?? ''}
-                error={form.errorOf(field.name)}
-                isValid={form.isValid(field.name)}
-                onChange={(value) => setValue(field, value)}
-              />
+      {tabs.length === 0 ? (
+        formView
+      ) : (
+        <Tabs defaultValue="form" keepMounted={false}>
+          <Tabs.List mb="md">
+            <Tabs.Tab value="form">Datos</Tabs.Tab>
+            {tabs.map((tab) => (
+              <Tabs.Tab key={tab.value} value={tab.value}>
+                {tab.label}
+              </Tabs.Tab>
             ))}
-          </SimpleGrid>
-          <FormActions onCancel={onClose} isSaving={form.isSaving} />
-        </Stack>
-      </form>
+          </Tabs.List>
+          <Tabs.Panel value="form">{formView}</Tabs.Panel>
+          {tabs.map((tab) => (
+            <Tabs.Panel key={tab.value} value={tab.value}>
+              {tab.render(record!)}
+            </Tabs.Panel>
+          ))}
+        </Tabs>
+      )}
     </Modal>
   );
 }
@@ -150,6 +174,6 @@ function SelectInput({
   return Array.isArray(field.source) ? (
     <SelectField {...props} options={field.source} />
   ) : (
-    <OptionSelect {...props} source={field.source} />
+    <OptionSelect {...props} source={field.source} noneLabel={field.noneLabel} />
   );
 }

@@ -1,5 +1,5 @@
 import { Group, Paper, Stack, Text } from '@mantine/core';
-import { IconPencil } from '@tabler/icons-react';
+import { IconArrowDown, IconArrowUp, IconPencil } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ChangeStatusButton } from '@/components/ui/change-status-button.tsx';
@@ -10,7 +10,9 @@ import { ListPagination } from '@/components/ui/list-pagination.tsx';
 import { ListToolbar } from '@/components/ui/list-toolbar.tsx';
 import { StatusBadge } from '@/components/ui/status-badge.tsx';
 import { useSectionFlags } from '@/lib/permissions.ts';
-import { changeRecordStatus, resourceKeys, resourceListQuery } from '@/lib/resource-api.ts';
+import { notifyError } from '@/lib/notify.ts';
+import { errorText, isSessionLost } from '@/lib/api-client.ts';
+import { changeRecordStatus, moveRecord, resourceKeys, resourceListQuery } from '@/lib/resource-api.ts';
 import { isLoadingPage, useListParams } from '@/lib/use-list-params.ts';
 import { ResourceFormModal } from './resource-form-modal.tsx';
 import type { ResourceConfig } from './types.ts';
@@ -40,7 +42,46 @@ export function ResourceScreen({ config, isEmbedded = false }: { config: Resourc
     await queryClient.invalidateQueries({ queryKey: resourceKeys.options(config.resource) });
   };
 
+  /** Moves a record of an ordered catalogue one place up or down. */
+  const move = async (row: Row, by: -1 | 1) => {
+    try {
+      await moveRecord(config.resource, row.id, Math.max(1, Number(row.position) + by));
+      await reload();
+    } catch (error) {
+      if (!isSessionLost(error)) notifyError('No se pudo mover', errorText(error, 'Inténtalo de nuevo.'));
+    }
+  };
+
+  const orderColumn: DataColumn<Row> = {
+    header: 'Orden',
+    width: canUpdate ? 120 : 70,
+    render: (row) => (
+      <Group gap={4} wrap="nowrap">
+        <Text span inherit w={24}>
+          {String(row.position)}
+        </Text>
+        {canUpdate && (
+          <>
+            <IconAction
+              label="Subir"
+              ariaLabel={`Subir registro ${row.id}`}
+              icon={<IconArrowUp size={16} />}
+              onClick={() => void move(row, -1)}
+            />
+            <IconAction
+              label="Bajar"
+              ariaLabel={`Bajar registro ${row.id}`}
+              icon={<IconArrowDown size={16} />}
+              onClick={() => void move(row, 1)}
+            />
+          </>
+        )}
+      </Group>
+    ),
+  };
+
   const columns: DataColumn<Row>[] = [
+    ...(config.isOrdered ? [orderColumn] : []),
     {
       header: 'ID',
       width: 70,

@@ -25,6 +25,8 @@ export interface SelectField {
   required?: boolean;
   /** Shown but not editable when editing (the section of a section permission). */
   fixedOnEdit?: boolean;
+  /** An optional select's first option, which chooses none (sent as null). */
+  noneLabel?: string;
   defaultValue?: string;
 }
 
@@ -58,6 +60,17 @@ export interface ResourceConfig<N extends CatalogResourceName = CatalogResourceN
   modalSize?: 'md' | 'lg' | 'xl';
   /** Columns of the form grid (1 or 2). */
   formColumns?: 1 | 2;
+  /** An ordered catalogue: the list shows each record's place with buttons to move it up or down (flag u). */
+  isOrdered?: boolean;
+  /** Tabs the edit modal shows beside the form ('Datos'), e.g. a group's members. */
+  editTabs?: ResourceTab[];
+}
+
+/** A tab of a record's edit modal, beside its form. */
+export interface ResourceTab {
+  value: string;
+  label: string;
+  render: (record: { id: number }) => ReactNode;
 }
 
 /** Status select of every form, from /statuses. */

@@ -8,12 +8,15 @@ interface OptionSelectProps extends Omit<SelectFieldProps, 'options' | 'isLoadin
   source: OptionSource;
   /** A record's current choice, offered even if it was deactivated since. */
   current?: TOption;
+  /** The label of a first option that chooses none (value ''), for an optional field. */
+  noneLabel?: string;
 }
 
 /** The select control over the options of a source, 'Cargando...' until they come. */
-export function OptionSelect({ source, current, ...props }: OptionSelectProps) {
+export function OptionSelect({ source, current, noneLabel, ...props }: OptionSelectProps) {
   const options = useQuery(optionsQuery(source));
   const items = options.data ?? [];
   const all = current && !items.some((o) => o.id === current.id) ? [current, ...items] : items;
-  return <SelectField {...props} options={toSelectOptions(all)} isLoading={options.isPending} />;
+  const none = noneLabel === undefined ? [] : [{ value: '', label: noneLabel }];
+  return <SelectField {...props} options={[...none, ...toSelectOptions(all)]} isLoading={options.isPending} />;
 }

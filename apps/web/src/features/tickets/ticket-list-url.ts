@@ -16,7 +16,7 @@ import type { OptionSource } from '@/lib/resource-api.ts';
 /**
  * How a ticket list's search, page, filters and sort live in the URL query, so a
  * filtered view can be bookmarked and shared:
- * `?q=andén&page=2&sort=updated:desc&priority=4&project=3&assignee=none,12&from=2025-01-01&to=2025-01-31`.
+ * `?q=andén&page=2&sort=updated:desc&priority=4&project=3&assignee=none,12&group=none,2&from=2025-01-01&to=2025-01-31`.
  */
 export const stageLabels: Record<TicketStage, string> = { open: 'Abierto', started: 'En progreso', closed: 'Cerrado' };
 
@@ -46,6 +46,14 @@ export const catalogFilters: { key: CatalogFilterKey; label: string; source: Opt
   { key: 'difficulty_id', label: 'Dificultad', source: 'difficulties' },
 ];
 
+/** The filters whose values may be none (`null`, 'none' in the URL): filter key → URL parameter. */
+export const optionalIdFilterParams = { user_assigned_id: 'assignee', group_id: 'group' } as const;
+export type OptionalIdFilterKey = keyof typeof optionalIdFilterParams;
+
+/** An optional-ids filter's values as a list (`null` alone stands for [null]). */
+export const optionalIdsOf = (value: TTicketFiltersInput[OptionalIdFilterKey]): (number | string | null)[] =>
+  Array.isArray(value) ? value : value === null ? [null] : [];
+
 /** Every URL parameter a ticket list owns (a tab change clears them). */
 export const listUrlParams = [
   'q',
@@ -53,9 +61,9 @@ export const listUrlParams = [
   'sort',
   'stage',
   'sla',
-  'assignee',
   'from',
   'to',
+  ...Object.values(optionalIdFilterParams),
   ...Object.values(idFilterParams),
 ];
 
@@ -89,9 +97,13 @@ export function filtersFromUrl(params: URLSearchParams): TTicketFiltersInput {
     const values = ids(params.get(param));
     if (values.length) filters[key] = values;
   }
-  const assignee = (params.get('assignee') ?? '').split(',').filter(Boolean);
-  const assignees = assignee.flatMap((v) => (v === 'none' ? [null] : ids(v)));
-  if (assignees.length) filters.user_assigned_id = assignees;
+  for (const [key, param] of Object.entries(optionalIdFilterParams) as [OptionalIdFilterKey, string][]) {
+    const values = (params.get(param) ?? '')
+      .split(',')
+      .filter(Boolean)
+      .flatMap((v) => (v === 'none' ? [null] : ids(v)));
+    if (values.length) filters[key] = values;
+  }
   const from = params.get('from');
   const to = params.get('to');
   if (from && DATE.test(from)) filters.created_from = from;
@@ -104,17 +116,18 @@ export function filtersToUrl(filters: TTicketFiltersInput): Record<string, strin
   const out: Record<string, string | null> = {
     stage: filters.stage?.length ? filters.stage.join(',') : null,
     sla: filters.sla_state?.length ? filters.sla_state.join(',') : null,
-    assignee: Array.isArray(filters.user_assigned_id)
-      ? filters.user_assigned_id.map((v) => (v === null ? 'none' : String(v))).join(',') || null
-      : filters.user_assigned_id === null
-        ? 'none'
-        : null,
     from: filters.created_from ?? null,
     to: filters.created_to ?? null,
   };
   for (const [key, param] of Object.entries(idFilterParams) as [IdFilterKey, string][]) {
     const values = filters[key];
     out[param] = values?.length ? values.join(',') : null;
+  }
+  for (const [key, param] of Object.entries(optionalIdFilterParams) as [OptionalIdFilterKey, string][]) {
+    out[param] =
+      optionalIdsOf(filters[key])
+        .map((v) => (v === null ? 'none' : String(v)))
+        .join(',') || null;
   }
   return out;
 }

@@ -425,6 +425,12 @@ function LaboralCard({ userId }: { userId: number }) {
     ['Tipo de usuario', info.data?.role.name],
     ['Sucursal', info.data?.branch ?? 'Sin sucursal'],
     ['Área', info.data?.area?.name ?? 'Sin área'],
+    [
+      'Grupos',
+      info.data && info.data.groups.length > 0
+        ? info.data.groups.map((g) => (g.role === 'lead' ? `${g.name} (líder)` : g.name)).join(', ')
+        : 'Sin grupos',
+    ],
   ];
   return (
     <Card withBorder radius="md" padding="lg" shadow="xs">

@@ -4,7 +4,7 @@ import { catalogFilters, stageLabels, type CatalogFilterKey } from '../ticket-li
 
 export type CatalogOptions = Record<CatalogFilterKey, TOption[]>;
 
-const UNASSIGNED = 'none';
+const NONE = 'none';
 
 const asData = (options: TOption[]) => options.map((o) => ({ value: String(o.id), label: o.name }));
 const idsOf = (values: string[]) => values.map(Number);
@@ -17,6 +17,9 @@ interface TicketFilterFieldsProps {
   people: TOption[];
   /** The assignees filtered by, `null` for 'Sin asignar'. */
   assignees: readonly (string | number | null)[];
+  groups: TOption[];
+  /** The groups filtered by, `null` for 'Sin grupo'. */
+  groupIds: readonly (string | number | null)[];
 }
 
 /** The fields of the 'Filtros' panel (TicketFilters). */
@@ -27,6 +30,8 @@ export default function TicketFilterFields({
   catalogs,
   people,
   assignees,
+  groups,
+  groupIds,
 }: TicketFilterFieldsProps) {
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 4 }} spacing="sm" verticalSpacing="xs">
@@ -55,9 +60,18 @@ export default function TicketFilterFields({
       <MultiSelect
         label="Asignado a"
         placeholder="Cualquiera"
-        data={[{ value: UNASSIGNED, label: 'Sin asignar' }, ...asData(people)]}
-        value={assignees.map((v) => (v === null ? UNASSIGNED : String(v)))}
-        onChange={(v) => set({ user_assigned_id: v.map((x) => (x === UNASSIGNED ? null : Number(x))) })}
+        data={[{ value: NONE, label: 'Sin asignar' }, ...asData(people)]}
+        value={assignees.map((v) => (v === null ? NONE : String(v)))}
+        onChange={(v) => set({ user_assigned_id: v.map((x) => (x === NONE ? null : Number(x))) })}
+        searchable
+        clearable
+      />
+      <MultiSelect
+        label="Grupo"
+        placeholder="Cualquiera"
+        data={[{ value: NONE, label: 'Sin grupo' }, ...asData(groups)]}
+        value={groupIds.map((v) => (v === null ? NONE : String(v)))}
+        onChange={(v) => set({ group_id: v.map((x) => (x === NONE ? null : Number(x))) })}
         searchable
         clearable
       />

@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { optionsQuery } from '@/lib/resource-api.ts';
 import { peopleOptionsQuery } from '../api/tickets-api.ts';
-import { activeFilterCount, catalogFilters, stageLabels } from '../ticket-list-url.ts';
+import { activeFilterCount, catalogFilters, optionalIdsOf, stageLabels } from '../ticket-list-url.ts';
 import type { CatalogOptions } from './ticket-filter-fields.tsx';
 
 // The panel's ten fields (multi-selects and their option lists) load when it first opens, not with the list.
@@ -21,7 +21,7 @@ interface TicketFiltersProps {
 
 /**
  * The filters of a ticket list: a 'Filtros' panel (stage, status, priority, project,
- * area, category, difficulty, assignee with 'Sin asignar', creator, created between),
+ * area, category, difficulty, assignee with 'Sin asignar', group with 'Sin grupo', creator, created between),
  * the active ones as removable chips, and 'Limpiar filtros'.
  */
 /** The quick filter 'Por vencer o vencidos'. */
@@ -39,6 +39,7 @@ export function TicketFilters({ filters, onChange, stages }: TicketFiltersProps)
     difficulty_id: useQuery(optionsQuery('difficulties')).data ?? [],
   };
   const people = useQuery(peopleOptionsQuery()).data ?? [];
+  const groups = useQuery(optionsQuery('groups')).data ?? [];
   const count = activeFilterCount(filters);
 
   const set = (patch: Partial<TTicketFiltersInput>) => {
@@ -48,11 +49,8 @@ export function TicketFilters({ filters, onChange, stages }: TicketFiltersProps)
     }
     onChange(next as TTicketFiltersInput);
   };
-  const assignees = Array.isArray(filters.user_assigned_id)
-    ? filters.user_assigned_id
-    : filters.user_assigned_id === null
-      ? [null]
-      : [];
+  const assignees = optionalIdsOf(filters.user_assigned_id);
+  const groupIds = optionalIdsOf(filters.group_id);
 
   const nameIn = (options: TOption[], id: number) => options.find((o) => o.id === id)?.name ?? `#${id}`;
   const chips: { key: string; label: string; remove: () => void }[] = [];
@@ -77,6 +75,13 @@ export function TicketFilters({ filters, onChange, stages }: TicketFiltersProps)
       key: `assignee-${id ?? 'none'}`,
       label: id === null ? 'Sin asignar' : `Asignado a: ${nameIn(people, id as number)}`,
       remove: () => set({ user_assigned_id: assignees.filter((v) => v !== id) }),
+    });
+  }
+  for (const id of groupIds) {
+    chips.push({
+      key: `group-${id ?? 'none'}`,
+      label: id === null ? 'Sin grupo' : `Grupo: ${nameIn(groups, id as number)}`,
+      remove: () => set({ group_id: groupIds.filter((v) => v !== id) }),
     });
   }
   for (const id of (filters.created_by ?? []) as number[]) {
@@ -181,6 +186,8 @@ export function TicketFilters({ filters, onChange, stages }: TicketFiltersProps)
               catalogs={catalogs}
               people={people}
               assignees={assignees}
+              groups={groups}
+              groupIds={groupIds}
             />
           </Suspense>
         )}

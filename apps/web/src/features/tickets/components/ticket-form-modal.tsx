@@ -30,7 +30,9 @@ interface SelectDef {
   label: string;
   source: OptionSource;
   /** The ticket's current choice, kept as an option even if it was deactivated since. */
-  current: (ticket: TTicket) => TOption;
+  current: (ticket: TTicket) => TOption | undefined;
+  /** Optional: its first option chooses none. */
+  noneLabel?: string;
 }
 
 const selects: SelectDef[] = [
@@ -65,6 +67,13 @@ const selects: SelectDef[] = [
     source: 'ticket-statuses',
     current: (t) => ({ id: t.status_id, name: t.status_tickets.name }),
   },
+  {
+    name: 'group_id',
+    label: 'Grupo',
+    source: 'groups',
+    current: (t) => t.group ?? undefined,
+    noneLabel: 'Sin grupo',
+  },
 ];
 
 const initial = (ticket?: TTicket): Values => ({
@@ -76,17 +85,22 @@ const initial = (ticket?: TTicket): Values => ({
   priority_type_id: ticket ? String(ticket.priority_type_id) : '',
   difficulty_id: ticket ? String(ticket.difficulty_id) : '',
   status_id: ticket ? String(ticket.status_id) : '',
+  group_id: ticket?.group_id ? String(ticket.group_id) : '',
+});
+
+/** What the API is sent: trimmed text, and no group as null. */
+const bodyOf = (values: Values) => ({
+  ...values,
+  name: values.name.trim(),
+  description: values.description.trim(),
+  group_id: values.group_id === '' ? null : values.group_id,
 });
 
 /** Field errors under the contract's own schema, the one the API validates with. */
 function validate(values: Values): Partial<Record<keyof Values, string>> {
   const errors: Partial<Record<keyof Values, string>> = {};
-  for (const s of selects) if (values[s.name] === '') errors[s.name] = MSG.required;
-  const result = ZTicketWrite.safeParse({
-    ...values,
-    name: values.name.trim(),
-    description: values.description.trim(),
-  });
+  for (const s of selects) if (values[s.name] === '' && s.noneLabel === undefined) errors[s.name] = MSG.required;
+  const result = ZTicketWrite.safeParse(bodyOf(values));
   if (!result.success) {
     for (const issue of result.error.issues) {
       const key = String(issue.path[0]) as keyof Values;
@@ -96,7 +110,7 @@ function validate(values: Values): Partial<Record<keyof Values, string>> {
   return errors;
 }
 
-/** The large create/edit modal of a ticket: name, description and six selects from the active records. */
+/** The large create/edit modal of a ticket: name, description and seven selects from the active records. */
 export function TicketFormModal({ ticket, onClose }: { ticket?: TTicket; onClose: () => void }) {
   const queryClient = useQueryClient();
   const isEdit = ticket !== undefined;
@@ -130,7 +144,7 @@ export function TicketFormModal({ ticket, onClose }: { ticket?: TTicket; onClose
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const body = { ...values, name: values.name.trim(), description: values.description.trim() };
+    const body = bodyOf(values);
     void form.save(Object.keys(values), async () => {
       const saved = isEdit ? await updateTicket(ticket.id, body) : await createTicket(body);
       await attachTo(saved.data.id);
@@ -187,7 +201,8 @@ export function TicketFormModal({ ticket, onClose }: { ticket?: TTicket; onClose
                 value={values[s.name]}
                 error={form.errorOf(s.name)}
                 onChange={(v) => set(s.name, v)}
-                required
+                required={s.noneLabel === undefined}
+                noneLabel={s.noneLabel}
               />
             ))}
           </SimpleGrid>

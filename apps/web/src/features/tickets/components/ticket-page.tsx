@@ -273,6 +273,11 @@ export default function TicketPage() {
                 <Field label="Categoría">
                   <Text size="sm">{ticket.categories.name}</Text>
                 </Field>
+                <Field label="Grupo">
+                  <Text size="sm" c={ticket.group ? undefined : 'dimmed'}>
+                    {ticket.group?.name ?? 'Sin grupo'}
+                  </Text>
+                </Field>
                 <Field label="Dificultad">
                   <Text size="sm">{ticket.difficulties.name}</Text>
                 </Field>

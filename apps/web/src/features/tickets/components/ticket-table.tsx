@@ -57,6 +57,7 @@ const sortLabels: Record<TicketSortColumn, string> = {
   priority: 'Prioridad',
   status: 'Estado',
   project: 'Proyecto',
+  group: 'Grupo',
   created: 'Creación',
   updated: 'Última actualización',
 };
@@ -113,7 +114,8 @@ function TicketCard({ ticket, actions }: { ticket: TTicket; actions?: ReactNode 
         <TicketStatusBadge name={ticket.status_tickets.name} stage={ticket.status_tickets.stage} />
         <SlaBadge state={ticket.sla_state} />
         <Text size="xs" c="dimmed">
-          {ticket.projects.name} · {formatDate(ticket.created_at)}
+          {ticket.projects.name}
+          {ticket.group ? ` · ${ticket.group.name}` : ''} · {formatDate(ticket.created_at)}
         </Text>
       </Group>
       <Group justify="space-between" mt="xs" gap="xs">

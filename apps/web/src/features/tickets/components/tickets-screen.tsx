@@ -102,6 +102,17 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
       render: (t) => <Text size="sm">{t.projects.name}</Text>,
     },
     {
+      header: 'Grupo',
+      width: 130,
+      sortKey: 'group',
+      visibleFrom: 'lg',
+      render: (t) => (
+        <Text size="sm" c={t.group ? undefined : 'dimmed'}>
+          {t.group?.name ?? 'Sin grupo'}
+        </Text>
+      ),
+    },
+    {
       header: 'Creado',
       width: 130,
       sortKey: 'created',

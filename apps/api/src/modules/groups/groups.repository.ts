@@ -1,0 +1,162 @@
+import { RECORD_STATUS, type GroupMemberRole, type TGroupMember, type TUserGroup } from '@portal/contract';
+import { sql, type Kysely } from 'kysely';
+import { nowIso, type Database } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
+
+/** Groups as teams: their members (`group_members`). */
+export function createGroupsRepository(database: Database) {
+  const { db } = database;
+
+  /** The group's queue: its unassigned tickets that are not closed (the partial index `tickets_queue_idx`). */
+  const queued = (groupId: number) =>
+    db
+      .selectFrom('tickets as t')
+      .where('t.group_id', '=', groupId)
+      .where('t.user_assigned_id', 'is', null)
+      .where('t.group_id', 'is not', null)
+      .where('t.stage', '<>', 'closed');
+
+  const members = (trx: Kysely<DB> = db) =>
+    trx
+      .selectFrom('group_members as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select([
+        'm.user_id',
+        sql<string>`u.name || ' ' || u.last_name`.as('name'),
+        'u.username',
+        'm.role',
+        'u.status_id',
+        'm.created_at',
+      ]);
+
+  return {
+    findGroup(id: number) {
+      return db.selectFrom('groups').select(['id', 'name', 'status_id']).where('id', '=', id).executeTakeFirst();
+    },
+
+    findUser(id: number) {
+      return db.selectFrom('users').select(['id', 'status_id']).where('id', '=', id).executeTakeFirst();
+    },
+
+    /** The group's members, leads first, then by name. */
+    async membersOf(groupId: number): Promise<TGroupMember[]> {
+      return members()
+        .where('m.group_id', '=', groupId)
+        .orderBy(sql`case when m.role = 'lead' then 0 else 1 end`)
+        .orderBy('name')
+        .orderBy('m.user_id')
+        .execute();
+    },
+
+    async member(groupId: number, userId: number, trx: Kysely<DB> = db): Promise<TGroupMember | undefined> {
+      return members(trx).where('m.group_id', '=', groupId).where('m.user_id', '=', userId).executeTakeFirst();
+    },
+
+    /** Adds the user to the group, or sets the role of one already in it; answers the role they had before. */
+    async upsert(groupId: number, userId: number, role: GroupMemberRole): Promise<GroupMemberRole | null> {
+      return db.transaction().execute(async (trx) => {
+        const before = await trx
+          .selectFrom('group_members')
+          .select('role')
+          .where('group_id', '=', groupId)
+          .where('user_id', '=', userId)
+          .executeTakeFirst();
+        await trx
+          .insertInto('group_members')
+          .values({ group_id: groupId, user_id: userId, role, created_at: nowIso() })
+          .onConflict((oc) => oc.columns(['group_id', 'user_id']).doUpdateSet({ role }))
+          .execute();
+        return before?.role ?? null;
+      });
+    },
+
+    /** Removes the membership; false when the user was not a member. */
+    async remove(groupId: number, userId: number): Promise<boolean> {
+      const result = await db
+        .deleteFrom('group_members')
+        .where('group_id', '=', groupId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    /** The ids of the group's members (to tell them their queue changed). */
+    async memberIds(groupId: number): Promise<number[]> {
+      const rows = await db.selectFrom('group_members').select('user_id').where('group_id', '=', groupId).execute();
+      return rows.map((r) => r.user_id);
+    },
+
+    isMember: async (groupId: number, userId: number) =>
+      (await db
+        .selectFrom('group_members')
+        .select('user_id')
+        .where('group_id', '=', groupId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst()) !== undefined,
+
+    /** The queue tabs: the user's active groups, or every active group. */
+    queueGroups(userId: number | null) {
+      return db
+        .selectFrom('groups as g')
+        .select(['g.id', 'g.name'])
+        .where('g.status_id', '=', RECORD_STATUS.active)
+        .$if(userId !== null, (q) =>
+          q.where('g.id', 'in', db.selectFrom('group_members').select('group_id').where('user_id', '=', userId!)),
+        )
+        .orderBy('g.name')
+        .execute();
+    },
+
+    /** How many tickets wait in the group's queue, counted up to `cap + 1` (index `tickets_queue_idx`). */
+    async queueCount(groupId: number, cap: number): Promise<number> {
+      const { n } = await db
+        .selectFrom(
+          queued(groupId)
+            .select(sql.lit(1).as('one'))
+            .limit(cap + 1)
+            .as('q'),
+        )
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(n);
+    },
+
+    /** A page of the group's queue: most urgent first (priority), then oldest. */
+    async queuePage(groupId: number, limit: number, offset: number): Promise<number[]> {
+      const rows = await queued(groupId)
+        .select('t.id')
+        .orderBy('t.priority_type_id', 'desc')
+        .orderBy('t.id', 'asc')
+        .limit(limit)
+        .offset(offset)
+        .execute();
+      return rows.map((r) => r.id);
+    },
+
+    /**
+     * Assigns a queued ticket to `userId` only if it still waits unassigned: of two agents
+     * taking it at once, the database lets one update the row; false for the other.
+     */
+    async take(ticketId: number, userId: number, trx: Kysely<DB>): Promise<boolean> {
+      const result = await trx
+        .updateTable('tickets')
+        .set({ user_assigned_id: userId, updated_at: nowIso() })
+        .where('id', '=', ticketId)
+        .where('user_assigned_id', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** The groups a user belongs to, by name. */
+    groupsOf(userId: number): Promise<TUserGroup[]> {
+      return db
+        .selectFrom('group_members as m')
+        .innerJoin('groups as g', 'g.id', 'm.group_id')
+        .select(['g.id', 'g.name', 'm.role'])
+        .where('m.user_id', '=', userId)
+        .orderBy('g.name')
+        .execute();
+    },
+  };
+}
+export type GroupsRepository = ReturnType<typeof createGroupsRepository>;

@@ -1,0 +1,82 @@
+import {
+  GROUP_MSG,
+  SECTIONS,
+  ZErrorResponse,
+  ZGroupMemberParams,
+  ZGroupMemberResponse,
+  ZGroupMembersResponse,
+  ZGroupMemberWrite,
+  ZIdParam,
+  ZMessageResponse,
+} from '@portal/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { currentUser } from '../../plugins/access.ts';
+import type { Services } from '../../services.ts';
+
+const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
+const tags = ['groups'];
+const access = (flag: 'r' | 'w' | 'd') => ({ section: SECTIONS.groups, flag });
+
+/** A group's members, edited from the Grupos screen (section gr_main: r lists, w adds, d removes). */
+export const groupsRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  const { groups } = services;
+
+  app.get(
+    '/groups/:id/members',
+    {
+      config: { access: access('r') },
+      schema: {
+        tags,
+        summary: 'Miembros del grupo (líderes primero, luego por nombre)',
+        params: ZIdParam,
+        response: { 200: ZGroupMembersResponse, ...errors },
+      },
+    },
+    async (request) => ({ status: true as const, data: await groups.members(request.params.id) }),
+  );
+
+  app.post(
+    '/groups/:id/members',
+    {
+      config: { access: access('w') },
+      schema: {
+        tags,
+        summary: 'Agrega un miembro al grupo, o cambia el rol de uno que ya lo es',
+        description: '201 si el usuario se agregó; 200 si ya era miembro (su rol queda el indicado).',
+        params: ZIdParam,
+        body: ZGroupMemberWrite,
+        response: { 200: ZGroupMemberResponse, 201: ZGroupMemberResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const actor = { id: currentUser(request).id, ip: request.ip };
+      const { member, isNew } = await groups.addMember(actor, request.params.id, request.body);
+      return reply.status(isNew ? 201 : 200).send({
+        status: true as const,
+        message: isNew ? GROUP_MSG.memberAdded : GROUP_MSG.memberUpdated,
+        data: member,
+      });
+    },
+  );
+
+  app.delete(
+    '/groups/:id/members/:userId',
+    {
+      config: { access: access('d') },
+      schema: {
+        tags,
+        summary: 'Quita un miembro del grupo',
+        params: ZGroupMemberParams,
+        response: { 200: ZMessageResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await groups.removeMember(
+        { id: currentUser(request).id, ip: request.ip },
+        request.params.id,
+        request.params.userId,
+      );
+      return { status: true, message: GROUP_MSG.memberRemoved };
+    },
+  );
+};
