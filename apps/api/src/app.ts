@@ -18,6 +18,7 @@ import { permissionsRoutes } from './modules/permissions/permissions.routes.ts';
 import { activitiesRoutes } from './modules/activities/activities.routes.ts';
 import { profileRoutes } from './modules/profile/profile.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
+import { ticketLinksRoutes } from './modules/ticket-links/ticket-links.routes.ts';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
 import { workloadRoutes } from './modules/workload/workload.routes.ts';
 import { accessPlugin } from './plugins/access.ts';
@@ -107,6 +108,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
       await api.register(catalogRoutes, { services });
       await api.register(notificationsRoutes, { services });
       await api.register(ticketsRoutes, { services });
+      await api.register(ticketLinksRoutes, { services });
       await api.register(activitiesRoutes, { services });
       await api.register(workloadRoutes, { services });
       await api.register(profileRoutes, { services });

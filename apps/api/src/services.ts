@@ -30,6 +30,8 @@ import { createProfileService } from './modules/profile/profile.service.ts';
 import { createTicketEventsRepository } from './modules/tickets/ticket-events.repository.ts';
 import { createTicketNamesRepository } from './modules/tickets/ticket-names.repository.ts';
 import { createTicketsRepository } from './modules/tickets/tickets.repository.ts';
+import { createTicketLinksRepository } from './modules/ticket-links/ticket-links.repository.ts';
+import { createTicketLinksService } from './modules/ticket-links/ticket-links.service.ts';
 import { createTicketsService } from './modules/tickets/tickets.service.ts';
 import { createWorkloadRepository } from './modules/workload/workload.repository.ts';
 import { createWorkloadService } from './modules/workload/workload.service.ts';
@@ -87,6 +89,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
   });
   const ticketsRepository = createTicketsRepository(database, createTicketNamesRepository(database, bus));
   const ticketEvents = createTicketEventsRepository(database);
+  const ticketLinksRepository = createTicketLinksRepository(database);
   const tickets = createTicketsService({
     database,
     tickets: ticketsRepository,
@@ -94,6 +97,14 @@ export function createServices(config: Config, database: Database, log: MailLog 
     permissions,
     notifications,
     audit,
+    links: ticketLinksRepository,
+  });
+  const ticketLinks = createTicketLinksService({
+    database,
+    links: ticketLinksRepository,
+    tickets: ticketsRepository,
+    ticketsService: tickets,
+    events: ticketEvents,
   });
   const activities = createActivitiesService({
     database,
@@ -140,6 +151,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     mailer,
     passwordReset,
     tickets,
+    ticketLinks,
     ticketsRepository,
     activities,
     attachments,

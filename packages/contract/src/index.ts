@@ -14,3 +14,4 @@ export * from './schemas/password-reset.ts';
 export * from './schemas/attachments.ts';
 export * from './schemas/audit.ts';
 export * from './schemas/reports.ts';
+export * from './schemas/ticket-links.ts';

@@ -18,6 +18,7 @@ import * as catalogAnswersInvalidation from './migrations/0015-catalog-answers-i
 import * as searchIndexWithoutPendingList from './migrations/0016-search-index-without-pending-list.ts';
 import * as ticketStageFollowsStatus from './migrations/0017-ticket-stage-follows-status.ts';
 import * as readableIndexTokens from './migrations/0018-readable-index-tokens.ts';
+import * as ticketLinks from './migrations/0023-ticket-links.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -41,6 +42,7 @@ const migrations: Record<string, DialectMigration> = {
   '0016-search-index-without-pending-list': searchIndexWithoutPendingList,
   '0017-ticket-stage-follows-status': ticketStageFollowsStatus,
   '0018-readable-index-tokens': readableIndexTokens,
+  '0023-ticket-links': ticketLinks,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -149,6 +149,17 @@ export interface TicketEventsTable {
   created_at: Timestamp;
 }
 
+export type TicketLinkKind = 'parent' | 'duplicate' | 'related';
+
+export interface TicketLinksTable {
+  id: Generated<number>;
+  from_ticket_id: number;
+  to_ticket_id: number;
+  kind: TicketLinkKind;
+  created_by: number | null;
+  created_at: Timestamp;
+}
+
 export interface ActivitiesTable {
   id: Generated<number>;
   name: string;
@@ -240,6 +251,7 @@ export interface DB {
   ticket_report_daily: TicketReportDailyTable;
   ticket_closures: TicketClosuresTable;
   ticket_events: TicketEventsTable;
+  ticket_links: TicketLinksTable;
   activities: ActivitiesTable;
   notifications: NotificationsTable;
   password_reset_codes: PasswordResetCodesTable;

@@ -208,6 +208,13 @@ z.globalRegistry.add(ZTicketWrite, {
   },
 });
 
+/**
+ * The edit form: the ticket's fields and, when closing a parent whose children are still
+ * open, the confirmation that it should close anyway (otherwise a 409 lists them).
+ */
+export const ZTicketUpdate = ZTicketWrite.extend({ close_with_open_children: z.boolean().optional() });
+export type TTicketUpdate = z.input<typeof ZTicketUpdate>;
+
 export const ZTicketResponse = ZDataResponse(ZTicket);
 
 /** What happened to a ticket (its timeline). */
@@ -219,6 +226,8 @@ export const ticketEventKinds = [
   'activity_added',
   'activity_removed',
   'activity_restored',
+  'linked',
+  'unlinked',
 ] as const;
 export type TicketEventKind = (typeof ticketEventKinds)[number];
 

@@ -3,6 +3,7 @@ import {
   NOTIFICATION_TEXT,
   SECTIONS,
   TICKET_FIELD_LABELS,
+  TICKET_LINK_MSG,
   TICKET_MSG,
   type TAssignableUsersQuery,
   type TicketListKind,
@@ -19,6 +20,7 @@ import type { DB } from '../../db/schema.ts';
 import { HttpError, forbidden, notFound, validationFailed, type FieldErrors } from '../../lib/http-error.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { PermissionsRepository } from '../permissions/permissions.repository.ts';
+import type { TicketLinksRepository } from '../ticket-links/ticket-links.repository.ts';
 import type { AuthUserRow } from '../users/users.repository.ts';
 import { csvHeader, ticketCsvLine } from './ticket-csv.ts';
 import type { NewTicketEvent, TicketEventsRepository } from './ticket-events.repository.ts';
@@ -31,9 +33,10 @@ interface Deps {
   permissions: PermissionsRepository;
   notifications: Pick<NotificationsService, 'create' | 'notify' | 'ticketChanged'>;
   audit: AuditRepository;
+  links: Pick<TicketLinksRepository, 'openChildren'>;
 }
 
-type Actor = Pick<AuthUserRow, 'id' | 'role_id'> & Partial<Pick<AuthUserRow, 'is_supervisor'>>;
+export type Actor = Pick<AuthUserRow, 'id' | 'role_id'> & Partial<Pick<AuthUserRow, 'is_supervisor'>>;
 
 type Involvement = { created_by: number; user_assigned_id: number | null };
 
@@ -54,7 +57,7 @@ const editedFields: [keyof typeof TICKET_FIELD_LABELS, (t: TTicket) => string][]
   ['difficulty_id', (t) => t.difficulties.name],
 ];
 
-export function createTicketsService({ database, tickets, events, permissions, notifications, audit }: Deps) {
+export function createTicketsService({ database, tickets, events, permissions, notifications, audit, links }: Deps) {
   const can = (actor: Actor, section: string, flag: 'r' | 'w' | 'u' | 'd') =>
     permissions.hasFlag(actor.role_id, section, flag);
 
@@ -137,6 +140,10 @@ export function createTicketsService({ database, tickets, events, permissions, n
   };
 
   return {
+    maySee,
+    mayActOn,
+    announce,
+
     list: async (actor: Actor, list: TicketListKind, query: TTicketListQuery) =>
       tickets.list(await filterOf(actor, list, query), query),
 
@@ -181,13 +188,35 @@ export function createTicketsService({ database, tickets, events, permissions, n
       return result.ticket;
     },
 
-    async update(actor: Actor, id: number, values: TicketValues): Promise<TTicket> {
+    /**
+     * Edits the ticket. Closing a parent (moving it into a closed stage) while any child is
+     * still open needs `closeWithOpenChildren`; without it nothing is written and a 409 lists them.
+     */
+    async update(
+      actor: Actor,
+      id: number,
+      values: TicketValues,
+      { closeWithOpenChildren = false }: { closeWithOpenChildren?: boolean } = {},
+    ): Promise<TTicket> {
       const current = await load(id);
       if (!(await mayActOn(actor, current, 'u'))) throw forbidden(TICKET_MSG.notYours);
       await checkReferences(values, current);
       const updated = await database.db.transaction().execute(async (trx) => {
         await tickets.update(id, values, trx);
         const updated = await load(id, trx);
+        if (
+          !closeWithOpenChildren &&
+          updated.status_tickets.stage === 'closed' &&
+          current.status_tickets.stage !== 'closed'
+        ) {
+          const open = await links.openChildren(id, trx);
+          if (open.length > 0) {
+            throw new HttpError(409, TICKET_LINK_MSG.openChildren(open.map((c) => c.id)), {
+              exception: 'OpenChildren',
+              errors: { open_children: open.map((c) => `#${c.id} ${c.name}`) },
+            });
+          }
+        }
         const changes: NewTicketEvent[] = editedFields.flatMap(([field, read]) =>
           read(current) === read(updated) && current[field] === updated[field]
             ? []

@@ -13,15 +13,23 @@ import {
   Timeline,
   Title,
 } from '@mantine/core';
-import { TICKET_FIELD_LABELS, type TTicketDetail, type TTicketEvent } from '@portal/contract';
+import {
+  TICKET_FIELD_LABELS,
+  TICKET_RELATION_LABELS,
+  type TicketRelation,
+  type TTicketDetail,
+  type TTicketEvent,
+} from '@portal/contract';
 import {
   IconArrowLeft,
   IconCirclePlus,
   IconEye,
+  IconLink,
   IconListCheck,
   IconPencil,
   IconProgressCheck,
   IconTrash,
+  IconUnlink,
   IconUserEdit,
   IconUserPlus,
 } from '@tabler/icons-react';
@@ -64,6 +72,12 @@ export function describeEvent(e: TTicketEvent): { title: string; detail?: string
       return { title: 'Eliminó una actividad', detail: quote(e.from_value) };
     case 'activity_restored':
       return { title: 'Restauró una actividad', detail: quote(e.from_value) };
+    case 'linked': {
+      const label = TICKET_RELATION_LABELS[e.field as TicketRelation] ?? 'Relacionado con';
+      return { title: `Agregó una relación: ${label.toLowerCase()}`, detail: e.to_value ?? undefined };
+    }
+    case 'unlinked':
+      return { title: `Quitó la relación con ${e.from_value ?? '—'}` };
   }
 }
 
@@ -75,6 +89,8 @@ const eventIcons = {
   activity_added: IconListCheck,
   activity_removed: IconTrash,
   activity_restored: IconListCheck,
+  linked: IconLink,
+  unlinked: IconUnlink,
 } as const;
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
