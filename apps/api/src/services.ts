@@ -105,6 +105,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     tickets: ticketsRepository,
     ticketsService: tickets,
     events: ticketEvents,
+    notifications,
   });
   const activities = createActivitiesService({
     database,

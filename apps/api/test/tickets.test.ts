@@ -220,7 +220,11 @@ describe.each(dialects)('tickets on %s', (dialect) => {
         expect(res.statusCode, bad).toBe(422);
         expect(res.json().errors.name).toEqual(['Solo se permiten letras, números, espacios y . , ; : _ -']);
       }
-      const row = await db().selectFrom('tickets').select(['name', 'description']).where('id', '=', id).executeTakeFirst();
+      const row = await db()
+        .selectFrom('tickets')
+        .select(['name', 'description'])
+        .where('id', '=', id)
+        .executeTakeFirst();
       expect(row).toEqual({ name: text.name, description: 'Revisado: sin novedad.' });
     });
 

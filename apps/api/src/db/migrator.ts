@@ -19,6 +19,7 @@ import * as searchIndexWithoutPendingList from './migrations/0016-search-index-w
 import * as ticketStageFollowsStatus from './migrations/0017-ticket-stage-follows-status.ts';
 import * as readableIndexTokens from './migrations/0018-readable-index-tokens.ts';
 import * as ticketLinks from './migrations/0023-ticket-links.ts';
+import * as mergedFrom from './migrations/0025-merged-from.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -43,6 +44,7 @@ const migrations: Record<string, DialectMigration> = {
   '0017-ticket-stage-follows-status': ticketStageFollowsStatus,
   '0018-readable-index-tokens': readableIndexTokens,
   '0023-ticket-links': ticketLinks,
+  '0025-merged-from': mergedFrom,
 };
 
 class StaticProvider implements MigrationProvider {

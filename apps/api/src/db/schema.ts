@@ -168,6 +168,8 @@ export interface ActivitiesTable {
   status_id: number;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The duplicate it was moved from by a merge (null when written on this ticket). */
+  merged_from_ticket_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface TicketAttachmentsTable {
@@ -178,6 +180,8 @@ export interface TicketAttachmentsTable {
   type: string;
   uploaded_by: number;
   created_at: Timestamp;
+  /** The duplicate it was moved from by a merge (null when uploaded to this ticket). */
+  merged_from_ticket_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface AttachmentChunksTable {

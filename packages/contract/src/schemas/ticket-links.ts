@@ -13,6 +13,10 @@ export const TICKET_LINK_MSG = {
   cycle: 'La relación formaría un ciclo: un ticket no puede ser su propio antecesor.',
   hasParent: 'El ticket hijo ya tiene un ticket padre.',
   hasOriginal: 'El ticket ya está marcado como duplicado de otro.',
+  merged: (original: number) => `El ticket se marcó como duplicado de #${original}.`,
+  mergedNotice: (duplicate: number, original: number) =>
+    `El ticket #${duplicate} se marcó como duplicado de #${original}.`,
+  alreadyMerged: 'El ticket ya está cerrado como duplicado de otro.',
   openChildren: (ids: number[]) =>
     `El ticket tiene tickets hijos abiertos: ${ids.map((id) => `#${id}`).join(', ')}. Confirma para cerrarlo.`,
 } as const;
@@ -67,5 +71,15 @@ export const ZTicketLinks = z.object({
   can_edit: z.boolean(),
 });
 export type TTicketLinks = z.infer<typeof ZTicketLinks>;
+
+/** `Marcar como duplicado de #N`: the ticket of the path is the duplicate, merged into `ticket_id`. */
+export const ZTicketMerge = z.object({ ticket_id: ZId });
+export type TTicketMerge = z.infer<typeof ZTicketMerge>;
+
+export const ZTicketMergeResponse = z.object({
+  status: z.literal(true),
+  message: z.string(),
+  data: z.object({ original_id: z.number(), activities: z.number(), attachments: z.number() }),
+});
 
 export const ZTicketLinkResponse = z.object({ status: z.literal(true), message: z.string() });

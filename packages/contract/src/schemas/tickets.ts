@@ -228,6 +228,7 @@ export const ticketEventKinds = [
   'activity_restored',
   'linked',
   'unlinked',
+  'merged',
 ] as const;
 export type TicketEventKind = (typeof ticketEventKinds)[number];
 

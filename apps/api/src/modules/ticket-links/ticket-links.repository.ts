@@ -137,6 +137,41 @@ export function createTicketLinksRepository(database: Database) {
       await trx.deleteFrom('ticket_links').where('id', '=', linkId).execute();
     },
 
+    /** The status a merged duplicate closes in: 'Cancelado', else the first status of the closed stage. */
+    async cancelledStatus(trx: Kysely<DB>) {
+      const closed = await trx
+        .selectFrom('ticket_statuses')
+        .select(['id', 'name'])
+        .where('stage', '=', 'closed')
+        .orderBy('id')
+        .execute();
+      return closed.find((s) => s.name === 'Cancelado') ?? closed[0];
+    },
+
+    /**
+     * A merge's writes: the duplicate's activities and attachments move to the original, each
+     * marked with the duplicate it came from, and the duplicate takes `statusId`.
+     */
+    async moveInto(duplicateId: number, originalId: number, statusId: number, trx: Kysely<DB>) {
+      const moved = { ticket_id: originalId, merged_from_ticket_id: duplicateId };
+      const activities = await trx
+        .updateTable('activities')
+        .set(moved)
+        .where('ticket_id', '=', duplicateId)
+        .executeTakeFirst();
+      const attachments = await trx
+        .updateTable('ticket_attachments')
+        .set(moved)
+        .where('ticket_id', '=', duplicateId)
+        .executeTakeFirst();
+      await trx
+        .updateTable('tickets')
+        .set({ status_id: statusId, updated_at: nowIso() })
+        .where('id', '=', duplicateId)
+        .execute();
+      return { activities: Number(activities.numUpdatedRows), attachments: Number(attachments.numUpdatedRows) };
+    },
+
     /** The parent's children not in a closed stage, by number. */
     openChildren(parentId: number, trx: Kysely<DB> = db) {
       return trx

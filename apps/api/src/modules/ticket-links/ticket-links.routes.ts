@@ -7,6 +7,8 @@ import {
   ZTicketLinkParams,
   ZTicketLinkResponse,
   ZTicketLinks,
+  ZTicketMerge,
+  ZTicketMergeResponse,
 } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../plugins/access.ts';
@@ -54,6 +56,26 @@ export const ticketLinksRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     async (request, reply) => {
       await ticketLinks.add(currentUser(request), request.params.id, request.body);
       return reply.status(201).send({ status: true as const, message: TICKET_LINK_MSG.created });
+    },
+  );
+
+  app.post(
+    '/tickets/:id/merge',
+    {
+      config: { access: update },
+      schema: {
+        tags,
+        summary: 'Marca el ticket como duplicado de otro y lo fusiona en él',
+        description:
+          'En una transacción: mueve actividades y adjuntos al ticket indicado (marcados con su origen), relaciona ambos como duplicado → original, cierra el duplicado en Cancelado y avisa a ambos asignados. Requiere u sobre los dos tickets.',
+        params: ZIdParam,
+        body: ZTicketMerge,
+        response: { 200: ZTicketMergeResponse, 409: ZErrorResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const data = await ticketLinks.merge(currentUser(request), request.params.id, request.body.ticket_id);
+      return { status: true as const, message: TICKET_LINK_MSG.merged(data.original_id), data };
     },
   );
 

@@ -7,8 +7,9 @@ import {
 } from '@portal/contract';
 import type { Database } from '../../db/database.ts';
 import type { TicketLinkKind } from '../../db/schema.ts';
-import { forbidden, notFound, validationFailed } from '../../lib/http-error.ts';
+import { HttpError, forbidden, notFound, validationFailed } from '../../lib/http-error.ts';
 import type { NewTicketEvent, TicketEventsRepository } from '../tickets/ticket-events.repository.ts';
+import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { TicketsRepository } from '../tickets/tickets.repository.ts';
 import type { Actor, TicketsService } from '../tickets/tickets.service.ts';
 import type { TicketLinksRepository } from './ticket-links.repository.ts';
@@ -19,6 +20,7 @@ interface Deps {
   tickets: Pick<TicketsRepository, 'findOwnership' | 'findById'>;
   ticketsService: Pick<TicketsService, 'maySee' | 'mayActOn' | 'announce'>;
   events: Pick<TicketEventsRepository, 'record'>;
+  notifications: Pick<NotificationsService, 'notify'>;
 }
 
 /** What a relation asked from one ticket stores: its kind and which end each ticket is. */
@@ -46,7 +48,7 @@ const mirror: Record<TicketRelation, TicketRelation> = {
  * needs `u` on it (as editing it does) and, for the ticket at the other end, to see it.
  * A linked ticket the caller may not see shows its number and status only.
  */
-export function createTicketLinksService({ database, links, tickets, ticketsService, events }: Deps) {
+export function createTicketLinksService({ database, links, tickets, ticketsService, events, notifications }: Deps) {
   const { maySee, mayActOn, announce } = ticketsService;
 
   async function ownership(id: number) {
@@ -132,6 +134,66 @@ export function createTicketLinksService({ database, links, tickets, ticketsServ
       });
       announce({ ...ticket, id });
       announce(other);
+    },
+
+    /**
+     * `Marcar como duplicado de #N`, in one transaction: the duplicate's activities and
+     * attachments move to #N (each marked with where it came from), the two are linked as
+     * duplicate → original, the duplicate closes in 'Cancelado' with timeline events on both,
+     * and both assignees are notified. Needs `u` on both tickets; a failure writes nothing.
+     */
+    async merge(actor: Actor, id: number, originalId: number) {
+      const duplicate = await tickets.findById(id);
+      if (!duplicate) throw notFound(TICKET_MSG.notFound);
+      if (!(await mayActOn(actor, duplicate, 'u'))) throw forbidden(TICKET_MSG.notYours);
+      if (originalId === id) throw validationFailed({ ticket_id: [TICKET_LINK_MSG.self] });
+      const original = await tickets.findById(originalId);
+      if (!original) throw validationFailed({ ticket_id: [TICKET_LINK_MSG.otherMissing] });
+      if (!(await maySee(actor, original))) throw forbidden(TICKET_LINK_MSG.otherHidden);
+      if (!(await mayActOn(actor, original, 'u'))) throw forbidden(TICKET_MSG.notYours);
+
+      const result = await database.db.transaction().execute(async (trx) => {
+        await links.lock(trx);
+        const up = await links.upOf(id, 'duplicate', trx);
+        if (up !== undefined && up !== originalId) throw validationFailed({ ticket_id: [TICKET_LINK_MSG.hasOriginal] });
+        if (await links.reaches(originalId, id, 'duplicate', trx)) {
+          throw validationFailed({ ticket_id: [TICKET_LINK_MSG.cycle] });
+        }
+        const status = await links.cancelledStatus(trx);
+        if (!status) throw new HttpError(409, TICKET_LINK_MSG.alreadyMerged);
+        const between = await links.findBetween(id, originalId, trx);
+        if (between && between.kind !== 'duplicate') await links.remove(between.id, trx);
+        if (!between || between.kind !== 'duplicate') {
+          await links.insert({ from: id, to: originalId, kind: 'duplicate', createdBy: actor.id }, trx);
+        }
+        const moved = await links.moveInto(id, originalId, status.id, trx);
+        const changes: NewTicketEvent[] = [
+          { ticketId: id, userId: actor.id, kind: 'merged', field: 'into', to: `#${originalId} ${original.name}` },
+          { ticketId: originalId, userId: actor.id, kind: 'merged', field: 'from', from: `#${id} ${duplicate.name}` },
+        ];
+        if (duplicate.status_id !== status.id) {
+          changes.push({
+            ticketId: id,
+            userId: actor.id,
+            kind: 'status_changed',
+            field: 'status_id',
+            from: duplicate.status_tickets.name,
+            to: status.name,
+          });
+        }
+        await events.record(changes, trx);
+        const message = TICKET_LINK_MSG.mergedNotice(id, originalId);
+        for (const [recipientId, ticketId] of [
+          [duplicate.user_assigned_id, id],
+          [original.user_assigned_id, originalId],
+        ] as const) {
+          await notifications.notify({ recipientId, actorId: actor.id, ticketId, message }, trx);
+        }
+        return moved;
+      });
+      announce(duplicate);
+      announce(original);
+      return { original_id: originalId, ...result };
     },
 
     async remove(actor: Actor, id: number, linkId: number): Promise<void> {
