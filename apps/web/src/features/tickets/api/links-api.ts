@@ -17,4 +17,8 @@ export const ticketLinksQuery = (id: number) =>
 
 export const addTicketLink = (id: number, body: TTicketLinkCreate) => api.post(`/tickets/${id}/links`, body);
 
+/** `Marcar como duplicado de #N`: merges ticket `id` into `originalId`. */
+export const mergeTicket = (id: number, originalId: number) =>
+  api.post(`/tickets/${id}/merge`, { ticket_id: originalId });
+
 export const removeTicketLink = (id: number, linkId: number) => api.delete(`/tickets/${id}/links/${linkId}`);

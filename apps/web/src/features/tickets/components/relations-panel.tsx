@@ -1,4 +1,17 @@
-import { ActionIcon, Anchor, Button, Group, Paper, Progress, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Paper,
+  Progress,
+  Select,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
   DEFAULT_TICKET_SORT,
@@ -7,16 +20,17 @@ import {
   type TTicketLink,
   type TTicketLinkCreate,
 } from '@portal/contract';
-import { IconLink, IconUnlink } from '@tabler/icons-react';
+import { IconArrowMerge, IconCopy, IconLink, IconUnlink } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
 import { errorText, isSessionLost } from '@/lib/api-client.ts';
 import { notifyError, notifySuccess } from '@/lib/notify.ts';
 import { userPermissionsQuery } from '@/lib/permissions.ts';
 import { useSession } from '@/lib/session.ts';
-import { addTicketLink, removeTicketLink, ticketLinksQuery } from '../api/links-api.ts';
+import { addTicketLink, mergeTicket, removeTicketLink, ticketLinksQuery } from '../api/links-api.ts';
 import { ticketKeys, ticketListQuery } from '../api/tickets-api.ts';
 
 /** The order of the panel's groups, and each group's heading. */
@@ -70,6 +84,8 @@ function AddLinkForm({ ticketId, onAdded }: { ticketId: number; onAdded: () => P
   const [debounced] = useDebouncedValue(search, 250);
   const [other, setOther] = useState<string | null>(null);
   const [isSaving, setSaving] = useState(false);
+  const [isConfirmingMerge, setConfirmingMerge] = useState(false);
+  const isMerge = relation === 'duplicate_of';
   const results = useQuery({
     ...ticketListQuery(list, {
       page: 1,
@@ -89,12 +105,19 @@ function AddLinkForm({ ticketId, onAdded }: { ticketId: number; onAdded: () => P
     if (!other) return;
     setSaving(true);
     try {
-      await addTicketLink(ticketId, { relation, ticket_id: Number(other) });
-      notifySuccess('Relación agregada', `El ticket #${other} quedó relacionado.`);
+      if (isMerge) {
+        await mergeTicket(ticketId, Number(other));
+        notifySuccess('Duplicado', `El ticket se marcó como duplicado de #${other}.`);
+      } else {
+        await addTicketLink(ticketId, { relation, ticket_id: Number(other) });
+        notifySuccess('Relación agregada', `El ticket #${other} quedó relacionado.`);
+      }
+      setConfirmingMerge(false);
       setOther(null);
       setSearch('');
       await onAdded();
     } catch (error) {
+      setConfirmingMerge(false);
       if (!isSessionLost(error)) notifyError('No se pudo agregar la relación', errorText(error, 'Inténtalo de nuevo.'));
     } finally {
       setSaving(false);
@@ -126,14 +149,23 @@ function AddLinkForm({ ticketId, onAdded }: { ticketId: number; onAdded: () => P
         nothingFoundMessage={debounced.trim() ? 'No se encontraron tickets.' : undefined}
       />
       <Button
-        leftSection={<IconLink size={16} />}
-        onClick={() => void add()}
+        leftSection={isMerge ? <IconArrowMerge size={16} /> : <IconLink size={16} />}
+        onClick={() => (isMerge ? setConfirmingMerge(true) : void add())}
         disabled={!other}
         loading={isSaving}
         w="fit-content"
       >
-        Agregar relación
+        {isMerge ? `Marcar como duplicado de #${other ?? 'N'}` : 'Agregar relación'}
       </Button>
+      <ConfirmDialog
+        opened={isConfirmingMerge}
+        title={`¿Marcar como duplicado de #${other ?? ''}?`}
+        message={`Sus actividades y adjuntos pasarán al ticket #${other ?? ''} y este ticket quedará Cancelado.`}
+        confirmLabel="Sí, marcar como duplicado"
+        isBusy={isSaving}
+        onConfirm={() => void add()}
+        onCancel={() => setConfirmingMerge(false)}
+      />
     </Stack>
   );
 }
@@ -201,5 +233,20 @@ export function RelationsPanel({ ticketId }: { ticketId: number }) {
         </Stack>
       )}
     </Paper>
+  );
+}
+
+/** On a duplicate's page: the ticket it duplicates, one click away. */
+export function DuplicateBanner({ ticketId }: { ticketId: number }) {
+  const links = useQuery(ticketLinksQuery(ticketId)).data;
+  const original = links?.data.find((l) => l.relation === 'duplicate_of');
+  if (!original) return null;
+  return (
+    <Alert color="orange" icon={<IconCopy size={18} />} title="Ticket duplicado" role="status">
+      Este ticket es un duplicado de #{original.ticket.id}.{' '}
+      <Anchor component={Link} to={`/tickets/${original.ticket.id}`} fw={600}>
+        Ir al ticket #{original.ticket.id}
+      </Anchor>
+    </Alert>
   );
 }

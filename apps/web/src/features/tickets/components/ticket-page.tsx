@@ -46,7 +46,7 @@ import { useSession } from '@/lib/session.ts';
 import { ticketDetailQuery, ticketKeys, updateTicket } from '../api/tickets-api.ts';
 import { ActivitiesModal } from './activities-modal.tsx';
 import { AssignModal } from './assign-modal.tsx';
-import { RelationsPanel } from './relations-panel.tsx';
+import { DuplicateBanner, RelationsPanel } from './relations-panel.tsx';
 import { formatDateTime, PriorityBadge } from './ticket-badges.tsx';
 import { TicketFormModal } from './ticket-form-modal.tsx';
 
@@ -273,6 +273,7 @@ export default function TicketPage() {
         </Group>
       </Group>
 
+      <DuplicateBanner ticketId={ticket.id} />
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
         <Stack gap="md" style={{ gridColumn: 'span 2' }} className="ticket-main">
           <Paper withBorder radius="md" p="md">
