@@ -105,3 +105,59 @@ test('a parent gathers its children in Relacionados, with their progress; closin
   await expect(panel(page).getByTestId('relations-parent')).toHaveCount(0);
   await expect(page.getByTestId('timeline-item').last()).toContainText(`Quitó la relación con #${parent}`);
 });
+
+/** Calls the API from the signed-in page, with its bearer token and the CSRF meta tag, as the app does. */
+async function callFrom(page: Page, method: string, url: string, body?: unknown): Promise<number> {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const csrf = document.querySelector('meta[name="csrf-token"]')?.getAttribute('content') ?? '';
+      const response = await fetch(url, {
+        method,
+        headers: {
+          authorization: `Bearer ${localStorage.getItem('token')}`,
+          'x-csrf-token': csrf,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return response.status;
+    },
+    { method, url, body },
+  );
+}
+
+test('marking a ticket as a duplicate moves its activity to the original and leaves a banner leading there', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const { token, user } = await apiToken(page.request, 'admin');
+  const original = await createTicket(page.request, token, 'Retraso embarque EMB-004512', 'Llega tarde a Monterrey.');
+  const duplicate = await createTicket(page.request, token, 'Embarque EMB-004512 sin llegar', 'Mismo embarque.');
+  await signInQuickly(page, 'admin');
+  await page.goto(`/tickets/${duplicate}`);
+  await expect(panel(page).getByText('Este ticket no tiene relaciones.')).toBeVisible({ timeout: 30_000 });
+  expect(await callFrom(page, 'PATCH', `/api/tickets/${duplicate}/assign/${user.id}`)).toBe(200);
+  expect(
+    await callFrom(page, 'POST', '/api/activities/create', { name: 'Llamada al transportista', ticket_id: duplicate }),
+  ).toBe(201);
+
+  await panel(page).getByRole('combobox', { name: 'Tipo de relación' }).click();
+  await page.getByRole('option', { name: 'Duplicado de', exact: true }).click();
+  await panel(page).getByRole('combobox', { name: 'Ticket' }).fill(String(original));
+  await page.getByRole('option', { name: new RegExp(`^#${original} · `) }).click();
+  await panel(page)
+    .getByRole('button', { name: `Marcar como duplicado de #${original}` })
+    .click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Sí, marcar como duplicado' }).click();
+
+  const banner = page.getByRole('status').filter({ hasText: `Este ticket es un duplicado de #${original}.` });
+  await expect(banner).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Cambiar estado' })).toHaveValue('Cancelado');
+  await banner.getByRole('link', { name: `Ir al ticket #${original}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/tickets/${original}$`));
+  await expect(panel(page).getByTestId('relations-duplicated_by')).toContainText(`#${duplicate}`);
+  await page.getByRole('button', { name: 'Ver actividades' }).click();
+  const activities = page.getByRole('dialog');
+  await expect(activities.getByText('Llamada al transportista')).toBeVisible();
+  await expect(activities.getByText(`Del ticket #${duplicate}`)).toBeVisible();
+});
