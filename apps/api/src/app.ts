@@ -22,6 +22,7 @@ import { activitiesRoutes } from './modules/activities/activities.routes.ts';
 import { profileRoutes } from './modules/profile/profile.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { ticketImportRoutes } from './modules/tickets/ticket-import.routes.ts';
+import { ticketLinksRoutes } from './modules/ticket-links/ticket-links.routes.ts';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
 import { workloadRoutes } from './modules/workload/workload.routes.ts';
 import { accessPlugin } from './plugins/access.ts';
@@ -118,6 +119,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
       await api.register(notificationsRoutes, { services });
       await api.register(ticketsRoutes, { services });
       await api.register(ticketImportRoutes, { services });
+      await api.register(ticketLinksRoutes, { services });
       await api.register(activitiesRoutes, { services });
       await api.register(workloadRoutes, { services });
       await api.register(profileRoutes, { services });

@@ -35,6 +35,8 @@ import { createTicketImporter } from './modules/tickets/ticket-import.ts';
 import { createTicketEventsRepository } from './modules/tickets/ticket-events.repository.ts';
 import { createTicketNamesRepository } from './modules/tickets/ticket-names.repository.ts';
 import { createTicketsRepository } from './modules/tickets/tickets.repository.ts';
+import { createTicketLinksRepository } from './modules/ticket-links/ticket-links.repository.ts';
+import { createTicketLinksService } from './modules/ticket-links/ticket-links.service.ts';
 import { createTicketsService } from './modules/tickets/tickets.service.ts';
 import { createSlaRepository } from './modules/sla/sla.repository.ts';
 import { createMailNotifier } from './modules/mail/mail-notifier.ts';
@@ -120,6 +122,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
   const sla = createSlaRepository(database, bus);
   // The time SLA clocks and alerts read; tests set `clock.now` to move it.
   const clock = { now: (): number => Date.now() };
+  const ticketLinksRepository = createTicketLinksRepository(database);
   const tickets = createTicketsService({
     database,
     sla,
@@ -131,6 +134,15 @@ export function createServices(config: Config, database: Database, log: MailLog 
     audit,
     router: createTicketRouter(database, bus),
     teamOf: (groupId) => groupsRepository.memberIds(groupId),
+    links: ticketLinksRepository,
+  });
+  const ticketLinks = createTicketLinksService({
+    database,
+    links: ticketLinksRepository,
+    tickets: ticketsRepository,
+    ticketsService: tickets,
+    events: ticketEvents,
+    notifications,
   });
   const activities = createActivitiesService({
     database,
@@ -194,6 +206,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     ticketMail,
     passwordReset,
     tickets,
+    ticketLinks,
     ticketsRepository,
     ticketImporter: createTicketImporter(database, config.databaseUrl ? undefined : config.sqliteFile),
     activities,

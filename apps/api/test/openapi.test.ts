@@ -171,7 +171,7 @@ describe.each(dialects)('the OpenAPI document on %s', (dialect) => {
     expect((login.properties as Record<string, Json>).username!.pattern).toBeTruthy();
     const ticket = json('/api/tickets/create');
     expect(ticket.example).toBeDefined();
-    expect((ticket.properties as Record<string, Json>).name!.pattern).toBe('^[A-Za-z0-9ÁÉÍÓÚÜÑáéíóúüñ ]*$');
+    expect((ticket.properties as Record<string, Json>).name!.pattern).toBe('^[A-Za-z0-9ÁÉÍÓÚÜÑáéíóúüñ .,;:_\\-]*$');
     expect(json('/api/areas').example).toBeDefined();
     expect(json('/api/tickets').example).toBeDefined();
     expect((json('/api/users/create').properties as Record<string, Json>).email!.format).toBe('email');

@@ -1,4 +1,4 @@
-import { isClean } from '@portal/contract';
+import { isClean, TICKET_TEXT_RULE } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from './helper.ts';
 
@@ -47,8 +47,8 @@ describe.each(dialects)('tickets on %s', (dialect) => {
     expect(tickets.some((x) => x.user_assigned_id === null)).toBe(true);
     for (const x of tickets) {
       // Saving a seeded ticket from the edit modal must pass the form's rules.
-      expect(isClean('alphanumeric', x.name), x.name).toBe(true);
-      expect(isClean('alphanumeric', x.description), x.description).toBe(true);
+      expect(isClean(TICKET_TEXT_RULE, x.name), x.name).toBe(true);
+      expect(isClean(TICKET_TEXT_RULE, x.description), x.description).toBe(true);
     }
     const activities = await db().selectFrom('activities').select(['ticket_id', 'user_id', 'status_id']).execute();
     expect(activities.length).toBeGreaterThan(30);
@@ -198,6 +198,34 @@ describe.each(dialects)('tickets on %s', (dialect) => {
         area_id: ['El valor seleccionado no existe o está inactivo.'],
         status_id: ['El valor seleccionado no existe o está inactivo.'],
       });
+    });
+
+    it('accepts the safe punctuation and logistics references in name and description, and still refuses other symbols', async () => {
+      const text = {
+        name: 'Cámara fría de Monterrey sin energía, EMB-004512',
+        description: 'Embarque EMB-004512; placa ABC-123-D. Guía: 123456789012_a',
+      };
+      const created = await t.call(agente, 'POST', '/api/tickets/create', { ...form, ...text });
+      expect(created.statusCode, created.body).toBe(201);
+      expect(created.json().data).toMatchObject(text);
+      const id = created.json().data.id;
+      const edited = await t.call(agente, 'PUT', `/api/tickets/update/${id}`, {
+        ...form,
+        ...text,
+        description: 'Revisado: sin novedad.',
+      });
+      expect(edited.statusCode, edited.body).toBe(200);
+      for (const bad of ['Falla <b>', 'Costo $100', 'a/b', 'nota #1', 'x@y', 'Falla "grave"']) {
+        const res = await t.call(agente, 'PUT', `/api/tickets/update/${id}`, { ...form, name: bad, description: bad });
+        expect(res.statusCode, bad).toBe(422);
+        expect(res.json().errors.name).toEqual(['Solo se permiten letras, números, espacios y . , ; : _ -']);
+      }
+      const row = await db()
+        .selectFrom('tickets')
+        .select(['name', 'description'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      expect(row).toEqual({ name: text.name, description: 'Revisado: sin novedad.' });
     });
 
     it('refuses an inactive catalogue value on create but lets a ticket keep one it already has', async () => {

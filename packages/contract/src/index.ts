@@ -17,3 +17,4 @@ export * from './schemas/audit.ts';
 export * from './schemas/reports.ts';
 export * from './schemas/sla.ts';
 export * from './schemas/mail.ts';
+export * from './schemas/ticket-links.ts';

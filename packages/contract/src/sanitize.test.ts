@@ -30,6 +30,12 @@ describe('sanitize', () => {
     expect(sanitize('safeText', 'tickets_main, ruta-1; a:b. #x')).toBe('tickets_main, ruta-1; a:b. x');
   });
 
+  it('keeps accented letters and logistics references for safeText', () => {
+    expect(sanitize('safeText', 'Cámara fría: EMB-004512, placa ABC-123-D. <ok>')).toBe(
+      'Cámara fría: EMB-004512, placa ABC-123-D. ok',
+    );
+  });
+
   it('keeps the listed symbols for textWithSymbols', () => {
     expect(sanitize('textWithSymbols', 'Clave#2024!(x)=y?/<z>-ñ~')).toBe('Clave#2024!(x)=y?/<z>-ñ');
   });

@@ -23,7 +23,7 @@ const allowed: Record<SanitizerType, string> = {
   alphanumeric: `A-Za-z0-9${accented} `,
   email: 'A-Za-z0-9@._\\-',
   noSpecialChars: 'A-Za-z0-9 ',
-  safeText: 'A-Za-z0-9 .,;:_\\-',
+  safeText: `A-Za-z0-9${accented} .,;:_\\-`,
   textWithSymbols: `A-Za-z0-9${accented} .,;:_@!#$%^&*()+=?/<>\\-`,
 };
 
@@ -61,7 +61,7 @@ export const sanitizerMessages: Record<SanitizerType, string> = {
   alphanumeric: 'Solo se permiten letras, números y espacios.',
   email: 'Solo se permiten letras, números y los caracteres @ . _ -',
   noSpecialChars: 'Solo se permiten letras, números y espacios, sin caracteres especiales.',
-  safeText: 'Solo se permiten letras sin acentos, números, espacios y . , ; : _ -',
+  safeText: 'Solo se permiten letras, números, espacios y . , ; : _ -',
   textWithSymbols: 'Contiene caracteres no permitidos (comillas u otros símbolos).',
 };
 

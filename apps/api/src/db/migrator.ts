@@ -21,7 +21,9 @@ import * as readableIndexTokens from './migrations/0018-readable-index-tokens.ts
 import * as sla from './migrations/0019-sla.ts';
 import * as groupMembersAndTicketGroup from './migrations/0020-group-members-and-ticket-group.ts';
 import * as routingRulesAndQueues from './migrations/0022-routing-rules-and-queues.ts';
+import * as ticketLinks from './migrations/0023-ticket-links.ts';
 import * as mailOutbox from './migrations/0024-mail-outbox.ts';
+import * as mergedFrom from './migrations/0025-merged-from.ts';
 import * as attributeBlockBitmaps from './migrations/0027-attribute-block-bitmaps.ts';
 import * as ticketImportSection from './migrations/0028-ticket-import-section.ts';
 
@@ -50,7 +52,9 @@ const migrations: Record<string, DialectMigration> = {
   '0019-sla': sla,
   '0020-group-members-and-ticket-group': groupMembersAndTicketGroup,
   '0022-routing-rules-and-queues': routingRulesAndQueues,
+  '0023-ticket-links': ticketLinks,
   '0024-mail-outbox': mailOutbox,
+  '0025-merged-from': mergedFrom,
   '0027-attribute-block-bitmaps': attributeBlockBitmaps,
   '0028-ticket-import-section': ticketImportSection,
 };

@@ -199,6 +199,17 @@ export interface TicketEventsTable {
   created_at: Timestamp;
 }
 
+export type TicketLinkKind = 'parent' | 'duplicate' | 'related';
+
+export interface TicketLinksTable {
+  id: Generated<number>;
+  from_ticket_id: number;
+  to_ticket_id: number;
+  kind: TicketLinkKind;
+  created_by: number | null;
+  created_at: Timestamp;
+}
+
 export interface ActivitiesTable {
   id: Generated<number>;
   name: string;
@@ -207,6 +218,8 @@ export interface ActivitiesTable {
   status_id: number;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The duplicate it was moved from by a merge (null when written on this ticket). */
+  merged_from_ticket_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface TicketAttachmentsTable {
@@ -217,6 +230,8 @@ export interface TicketAttachmentsTable {
   type: string;
   uploaded_by: number;
   created_at: Timestamp;
+  /** The duplicate it was moved from by a merge (null when uploaded to this ticket). */
+  merged_from_ticket_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface AttachmentChunksTable {
@@ -350,6 +365,7 @@ export interface DB {
   ticket_report_daily: TicketReportDailyTable;
   ticket_closures: TicketClosuresTable;
   ticket_events: TicketEventsTable;
+  ticket_links: TicketLinksTable;
   activities: ActivitiesTable;
   notifications: NotificationsTable;
   password_reset_codes: PasswordResetCodesTable;

@@ -23,6 +23,8 @@ export const ZActivity = z.object({
   status_id: z.number(),
   user_id: z.number(),
   ticket_id: z.number(),
+  /** The duplicate it was moved from by a merge; null when written on this ticket. */
+  merged_from_ticket_id: z.number().nullable(),
   user: z.object({ id: z.number(), name: z.string() }),
   status: ZStatusRef,
 });

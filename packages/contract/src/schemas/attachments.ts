@@ -52,6 +52,8 @@ export const ZAttachment = z.object({
   type: z.enum(ATTACHMENT_TYPES),
   uploaded_by: z.object({ id: z.number(), name: z.string() }),
   created_at: z.string(),
+  /** The duplicate it was moved from by a merge; null when uploaded to this ticket. */
+  merged_from_ticket_id: z.number().nullable(),
   /** Whether the caller may delete it: its uploader, or a privileged role (is_supervisor). */
   can_delete: z.boolean(),
 });

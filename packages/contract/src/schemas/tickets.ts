@@ -194,10 +194,15 @@ export type TTicket = z.infer<typeof ZTicket>;
 export const ZTicketPage = ZListResponse(ZTicket, { meta: ZPageMeta });
 export type TTicketPage = z.infer<typeof ZTicketPage>;
 
-/** Create and edit form of the large ticket modal; name and description are alphanumeric. */
+/**
+ * Create and edit form of the large ticket modal. Name and description follow `safeText`
+ * (letters with accents, digits, spaces and . , ; : _ -), so a description holds punctuation
+ * and a logistics reference such as EMB-004512 or ABC-123-D can be written.
+ */
+export const TICKET_TEXT_RULE = 'safeText' as const;
 export const ZTicketWrite = z.object({
-  name: ZText('alphanumeric', { max: 150 }),
-  description: ZText('alphanumeric', { max: 2000 }),
+  name: ZText(TICKET_TEXT_RULE, { max: 150 }),
+  description: ZText(TICKET_TEXT_RULE, { max: 2000 }),
   area_id: ZId,
   project_id: ZId,
   category_id: ZId,
@@ -221,6 +226,13 @@ z.globalRegistry.add(ZTicketWrite, {
   },
 });
 
+/**
+ * The edit form: the ticket's fields and, when closing a parent whose children are still
+ * open, the confirmation that it should close anyway (otherwise a 409 lists them).
+ */
+export const ZTicketUpdate = ZTicketWrite.extend({ close_with_open_children: z.boolean().optional() });
+export type TTicketUpdate = z.input<typeof ZTicketUpdate>;
+
 export const ZTicketResponse = ZDataResponse(ZTicket);
 
 /** What happened to a ticket (its timeline). */
@@ -238,6 +250,9 @@ export const ticketEventKinds = [
   'sla_recalculated',
   'sla_breached',
   'sla_met',
+  'linked',
+  'unlinked',
+  'merged',
 ] as const;
 export type TicketEventKind = (typeof ticketEventKinds)[number];
 

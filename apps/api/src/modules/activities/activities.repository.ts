@@ -18,6 +18,7 @@ export function createActivitiesRepository(database: Database) {
         'ac.status_id',
         'ac.user_id',
         'ac.ticket_id',
+        'ac.merged_from_ticket_id',
         sql<string>`u.name || ' ' || u.last_name`.as('user_name'),
       ]);
 
@@ -30,6 +31,7 @@ export function createActivitiesRepository(database: Database) {
     status_id: r.status_id,
     user_id: r.user_id,
     ticket_id: r.ticket_id,
+    merged_from_ticket_id: r.merged_from_ticket_id,
     user: { id: r.user_id, name: r.user_name },
     status: { id: r.status_id, name: recordStatusName(r.status_id) },
   });

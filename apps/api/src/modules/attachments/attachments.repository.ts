@@ -30,6 +30,7 @@ export function createAttachmentsRepository({ db, dialect }: Database) {
         'a.type',
         'a.created_at',
         'a.uploaded_by',
+        'a.merged_from_ticket_id',
         'u.name as uploader_name',
         'u.last_name as uploader_last_name',
       ]);
@@ -42,6 +43,7 @@ export function createAttachmentsRepository({ db, dialect }: Database) {
     type: row.type as AttachmentType,
     uploaded_by: { id: row.uploaded_by, name: `${row.uploader_name} ${row.uploader_last_name}`.trim() },
     created_at: row.created_at,
+    merged_from_ticket_id: row.merged_from_ticket_id,
   });
 
   return {

@@ -13,6 +13,7 @@ import {
   ZTicketListQuery,
   ZTicketPage,
   ZTicketResponse,
+  ZTicketUpdate,
   ZTicketWrite,
 } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -111,16 +112,21 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
       schema: {
         tags,
         summary: 'Actualiza un ticket (Mis Tickets: solo los propios; Tickets Generales: cualquiera)',
+        description:
+          'Cerrar un ticket padre con hijos abiertos responde 409 con la lista de hijos (errors.open_children), salvo con close_with_open_children: true.',
         params: ZIdParam,
-        body: ZTicketWrite,
-        response: { 200: ZTicketResponse, ...errors },
+        body: ZTicketUpdate,
+        response: { 200: ZTicketResponse, 409: ZErrorResponse, ...errors },
       },
     },
-    async (request) => ({
-      status: true as const,
-      message: TICKET_MSG.updated,
-      data: await tickets.update(currentUser(request), request.params.id, request.body),
-    }),
+    async (request) => {
+      const { close_with_open_children: closeWithOpenChildren, ...values } = request.body;
+      return {
+        status: true as const,
+        message: TICKET_MSG.updated,
+        data: await tickets.update(currentUser(request), request.params.id, values, { closeWithOpenChildren }),
+      };
+    },
   );
 
   app.patch(

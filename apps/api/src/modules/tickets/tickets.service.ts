@@ -3,6 +3,7 @@ import {
   NOTIFICATION_TEXT,
   SECTIONS,
   TICKET_FIELD_LABELS,
+  TICKET_LINK_MSG,
   TICKET_MSG,
   type TAssignableUsersQuery,
   type TicketListKind,
@@ -20,6 +21,7 @@ import { HttpError, forbidden, notFound, validationFailed, type FieldErrors } fr
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { PermissionsRepository } from '../permissions/permissions.repository.ts';
 import type { TicketRouter } from '../groups/routing.ts';
+import type { TicketLinksRepository } from '../ticket-links/ticket-links.repository.ts';
 import type { AuthUserRow } from '../users/users.repository.ts';
 import { csvHeader, ticketCsvLine } from './ticket-csv.ts';
 import type { NewTicketEvent, TicketEventsRepository } from './ticket-events.repository.ts';
@@ -41,9 +43,11 @@ interface Deps {
   router: Pick<TicketRouter, 'groupFor'>;
   /** A group's members: a ticket landing in their queue is announced to them. */
   teamOf: (groupId: number) => Promise<number[]>;
+  /** Whether a parent about to close still has open children. */
+  links: Pick<TicketLinksRepository, 'openChildren'>;
 }
 
-type Actor = Pick<AuthUserRow, 'id' | 'role_id'> & Partial<Pick<AuthUserRow, 'is_supervisor'>>;
+export type Actor = Pick<AuthUserRow, 'id' | 'role_id'> & Partial<Pick<AuthUserRow, 'is_supervisor'>>;
 
 /** What the ticket form sends: the group may be left out. */
 type TicketInput = Omit<TicketValues, 'group_id'> & { group_id?: number | null };
@@ -82,6 +86,7 @@ export function createTicketsService({
   audit,
   router,
   teamOf,
+  links,
 }: Deps) {
   const can = (actor: Actor, section: string, flag: 'r' | 'w' | 'u' | 'd') =>
     permissions.hasFlag(actor.role_id, section, flag);
@@ -199,6 +204,10 @@ export function createTicketsService({
   };
 
   return {
+    maySee,
+    mayActOn,
+    announce,
+
     list: async (actor: Actor, list: TicketListKind, query: TTicketListQuery) =>
       tickets.list(await filterOf(actor, list, query), query),
 
@@ -266,8 +275,17 @@ export function createTicketsService({
       return result.ticket;
     },
 
-    /** Edits the ticket; a group left out stays as it was. */
-    async update(actor: Actor, id: number, input: TicketInput): Promise<TTicket> {
+    /**
+     * Edits the ticket; a group left out stays as it was. Closing a parent (moving it into a
+     * closed stage) while any child is still open needs `closeWithOpenChildren`; without it
+     * nothing is written and a 409 lists them.
+     */
+    async update(
+      actor: Actor,
+      id: number,
+      input: TicketInput,
+      { closeWithOpenChildren = false }: { closeWithOpenChildren?: boolean } = {},
+    ): Promise<TTicket> {
       const current = await load(id);
       const values = { ...input, group_id: input.group_id === undefined ? current.group_id : input.group_id };
       if (!(await mayActOn(actor, current, 'u'))) throw forbidden(TICKET_MSG.notYours);
@@ -277,6 +295,19 @@ export function createTicketsService({
       const updated = await database.db.transaction().execute(async (trx) => {
         await tickets.update(id, values, trx);
         const updated = await load(id, trx);
+        if (
+          !closeWithOpenChildren &&
+          updated.status_tickets.stage === 'closed' &&
+          current.status_tickets.stage !== 'closed'
+        ) {
+          const open = await links.openChildren(id, trx);
+          if (open.length > 0) {
+            throw new HttpError(409, TICKET_LINK_MSG.openChildren(open.map((c) => c.id)), {
+              exception: 'OpenChildren',
+              errors: { open_children: open.map((c) => `#${c.id} ${c.name}`) },
+            });
+          }
+        }
         const changes: NewTicketEvent[] = editedFields.flatMap(([field, read]) =>
           read(current) === read(updated) && current[field] === updated[field]
             ? []

@@ -7,6 +7,7 @@ import type {
   TTicketPage,
   TTicketResponse,
   TTicketSort,
+  TTicketUpdate,
   TTicketWrite,
 } from '@portal/contract';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
@@ -58,7 +59,8 @@ export const ticketDetailQuery = (id: number) =>
 
 export const createTicket = (body: TTicketWrite) => api.post<TTicketResponse>('/tickets/create', body);
 
-export const updateTicket = (id: number, body: TTicketWrite) => api.put<TTicketResponse>(`/tickets/update/${id}`, body);
+export const updateTicket = (id: number, body: TTicketUpdate) =>
+  api.put<TTicketResponse>(`/tickets/update/${id}`, body);
 
 export const assignTicket = (ticketId: number, userId: number) =>
   api.patch<TTicketResponse>(`/tickets/${ticketId}/assign/${userId}`);

@@ -98,6 +98,11 @@ export function ActivitiesModal({
       render: (activity) => (
         <Group gap="xs" wrap="nowrap">
           <Text size="sm">{activity.name}</Text>
+          {activity.merged_from_ticket_id !== null && (
+            <Text size="xs" c="dimmed">
+              Del ticket #{activity.merged_from_ticket_id}
+            </Text>
+          )}
           {activity.status_id !== 1 && <StatusBadge statusId={activity.status_id} />}
         </Group>
       ),

@@ -162,6 +162,7 @@ export function AttachmentsPanel({ ticketId, withUpload = true }: AttachmentsPan
                   </Text>
                   <Text size="xs" c="dimmed" truncate="end">
                     {formatBytes(a.size)} · {a.uploaded_by.name} · {dateFormat.format(new Date(a.created_at))}
+                    {a.merged_from_ticket_id !== null && ` · del ticket #${a.merged_from_ticket_id}`}
                   </Text>
                 </Stack>
                 <Group gap={2} wrap="nowrap">

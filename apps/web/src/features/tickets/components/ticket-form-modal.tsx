@@ -4,6 +4,7 @@ import {
   MAX_FILES_PER_UPLOAD,
   MSG,
   sanitize,
+  TICKET_TEXT_RULE,
   ZTicketWrite,
   type TOption,
   type TTicket,
@@ -137,7 +138,7 @@ export function TicketFormModal({ ticket, onClose }: { ticket?: TTicket; onClose
   }
 
   const set = (name: keyof Values, value: string) => {
-    const clean = name === 'name' || name === 'description' ? sanitize('alphanumeric', value) : value;
+    const clean = name === 'name' || name === 'description' ? sanitize(TICKET_TEXT_RULE, value) : value;
     setValues((v) => ({ ...v, [name]: clean }));
     form.touch(name);
   };

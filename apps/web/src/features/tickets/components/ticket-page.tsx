@@ -13,16 +13,25 @@ import {
   Timeline,
   Title,
 } from '@mantine/core';
-import { TICKET_FIELD_LABELS, type TTicketDetail, type TTicketEvent } from '@portal/contract';
+import {
+  TICKET_FIELD_LABELS,
+  TICKET_RELATION_LABELS,
+  type TicketRelation,
+  type TTicketDetail,
+  type TTicketEvent,
+} from '@portal/contract';
 import {
   IconArrowLeft,
+  IconArrowMerge,
   IconCirclePlus,
   IconClockHour4,
   IconEye,
+  IconLink,
   IconListCheck,
   IconPencil,
   IconProgressCheck,
   IconTrash,
+  IconUnlink,
   IconUserEdit,
   IconUserPlus,
 } from '@tabler/icons-react';
@@ -30,6 +39,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { SlaBadge } from '@/components/ui/sla-badge.tsx';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
 import { errorText, isApiError } from '@/lib/api-client.ts';
 import { notifyError, notifySuccess } from '@/lib/notify.ts';
@@ -38,6 +48,7 @@ import { useSession } from '@/lib/session.ts';
 import { ticketDetailQuery, ticketKeys, updateTicket } from '../api/tickets-api.ts';
 import { ActivitiesModal } from './activities-modal.tsx';
 import { AssignModal } from './assign-modal.tsx';
+import { DuplicateBanner, RelationsPanel } from './relations-panel.tsx';
 import { formatDateTime, PriorityBadge } from './ticket-badges.tsx';
 import { TicketFormModal } from './ticket-form-modal.tsx';
 
@@ -73,6 +84,16 @@ export function describeEvent(e: TTicketEvent): { title: string; detail?: string
     case 'sla_breached':
     case 'sla_met':
       return { title: slaEventTitles[e.kind], detail: `Vence: ${dueDate(e.from_value)} → ${dueDate(e.to_value)}` };
+    case 'linked': {
+      const label = TICKET_RELATION_LABELS[e.field as TicketRelation] ?? 'Relacionado con';
+      return { title: `Agregó una relación: ${label.toLowerCase()}`, detail: e.to_value ?? undefined };
+    }
+    case 'unlinked':
+      return { title: `Quitó la relación con ${e.from_value ?? '—'}` };
+    case 'merged':
+      return e.field === 'into'
+        ? { title: 'Marcó el ticket como duplicado', detail: `Fusionado en ${e.to_value ?? '—'}` }
+        : { title: 'Recibió un ticket duplicado', detail: `Actividades y adjuntos de ${e.from_value ?? '—'}` };
   }
 }
 
@@ -102,6 +123,9 @@ const eventIcons = {
   sla_recalculated: IconClockHour4,
   sla_breached: IconClockHour4,
   sla_met: IconClockHour4,
+  linked: IconLink,
+  unlinked: IconUnlink,
+  merged: IconArrowMerge,
 } as const;
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -115,17 +139,20 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
   );
 }
 
-/** Status change on the page: the same update as the edit form, with only the status changed. */
+/**
+ * Status change on the page: the same update as the edit form, with only the status changed.
+ * Closing a parent whose children are still open asks first, listing them (the API's 409).
+ */
 function StatusSelect({ ticket }: { ticket: TTicketDetail }) {
   const queryClient = useQueryClient();
   const statuses = useQuery(optionsQuery('ticket-statuses')).data ?? [];
   const [isSaving, setSaving] = useState(false);
+  const [pending, setPending] = useState<{ statusId: number; children: string[] } | null>(null);
   const data = statuses.some((s) => s.id === ticket.status_id)
     ? statuses
     : [{ id: ticket.status_id, name: ticket.status_tickets.name }, ...statuses];
 
-  async function change(value: string | null) {
-    if (!value || Number(value) === ticket.status_id) return;
+  async function change(statusId: number, closeWithOpenChildren = false) {
     setSaving(true);
     try {
       await updateTicket(ticket.id, {
@@ -136,27 +163,47 @@ function StatusSelect({ ticket }: { ticket: TTicketDetail }) {
         category_id: ticket.category_id,
         priority_type_id: ticket.priority_type_id,
         difficulty_id: ticket.difficulty_id,
-        status_id: Number(value),
+        status_id: statusId,
+        ...(closeWithOpenChildren ? { close_with_open_children: true } : {}),
       });
+      setPending(null);
       notifySuccess('Actualizado', 'Estado del ticket actualizado.');
       await queryClient.invalidateQueries({ queryKey: ticketKeys.all });
     } catch (error) {
-      notifyError('No se pudo cambiar el estado', errorText(error, 'Inténtalo de nuevo.'));
+      if (isApiError(error) && error.details.exception === 'OpenChildren') {
+        setPending({ statusId, children: error.details.errors?.open_children ?? [] });
+      } else {
+        setPending(null);
+        notifyError('No se pudo cambiar el estado', errorText(error, 'Inténtalo de nuevo.'));
+      }
     } finally {
       setSaving(false);
     }
   }
 
   return (
-    <Select
-      label="Cambiar estado"
-      data={data.map((s) => ({ value: String(s.id), label: s.name }))}
-      value={String(ticket.status_id)}
-      onChange={(v) => void change(v)}
-      disabled={isSaving}
-      allowDeselect={false}
-      w={{ base: '100%', xs: 220 }}
-    />
+    <>
+      <Select
+        label="Cambiar estado"
+        data={data.map((s) => ({ value: String(s.id), label: s.name }))}
+        value={String(ticket.status_id)}
+        onChange={(v) => {
+          if (v && Number(v) !== ticket.status_id) void change(Number(v));
+        }}
+        disabled={isSaving}
+        allowDeselect={false}
+        w={{ base: '100%', xs: 220 }}
+      />
+      <ConfirmDialog
+        opened={pending !== null}
+        title="¿Cerrar el ticket con hijos abiertos?"
+        message={`Estos tickets hijos siguen abiertos: ${pending?.children.join(', ') ?? ''}.`}
+        confirmLabel="Sí, cerrar"
+        isBusy={isSaving}
+        onConfirm={() => pending && void change(pending.statusId, true)}
+        onCancel={() => setPending(null)}
+      />
+    </>
   );
 }
 
@@ -254,6 +301,7 @@ export default function TicketPage() {
         </Group>
       </Group>
 
+      <DuplicateBanner ticketId={ticket.id} />
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
         <Stack gap="md" style={{ gridColumn: 'span 2' }} className="ticket-main">
           <Paper withBorder radius="md" p="md">
@@ -319,6 +367,7 @@ export default function TicketPage() {
            * ticket goes here, e.g. <TicketAttachments ticketId={ticket.id} canUpload={can.update} />,
            * once the attachments feature is merged. Nothing is rendered until then.
            */}
+          <RelationsPanel ticketId={ticket.id} />
         </Stack>
 
         <Paper withBorder radius="md" p="md" component="section" aria-labelledby="ticket-timeline-title">
