@@ -119,6 +119,7 @@ export async function generateTickets(database: Database, count: number, sqliteF
         assignee,
         createdAt,
         updatedAt,
+        null,
       ];
     }
   }

@@ -32,11 +32,14 @@ const scrambled = (name: string) =>
     .map((c, i) => (i % 2 ? c.toUpperCase() : c.toLowerCase()))
     .join('');
 
-/** The columns a file written by hand carries: the export's, but those the portal works out (an SLA's). */
+/**
+ * The columns a file written by hand carries: the export's, but those the portal works out (an
+ * SLA's) and the optional group, which an older export lacks.
+ */
 const header = csvLine(
   ticketExportFields.flatMap((key) => {
     const field = TICKET_FIELDS[key] as TicketField;
-    return field.isDerived ? [] : [field.label];
+    return field.isDerived || key === 'group' ? [] : [field.label];
   }),
 );
 

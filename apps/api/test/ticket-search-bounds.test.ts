@@ -23,7 +23,9 @@ describe.each(dialects)('a search after a burst of new tickets about one thing (
         from generate_series(1, ${count}) g,
           lateral (select ${name}::text as name, ${description}::text as description, 1 as created_by,
             null::int as user_assigned_id, 'open' as stage, 1 as status_id, 1 as priority_type_id,
-            1 as project_id, 1 as area_id, 1 as category_id, 1 as difficulty_id) t`.execute(db());
+            1 as project_id, 1 as area_id, 1 as category_id, 1 as difficulty_id, null::int as group_id) t`.execute(
+        db(),
+      );
     } else {
       await sql`with recursive g(n) as (select 1 union all select n + 1 from g where n < ${count})
         insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,

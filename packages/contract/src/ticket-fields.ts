@@ -32,7 +32,8 @@ export interface TicketField {
    * For an id: the table of the rows it refers to, whose name is its CSV cell (a user's is
    * `name last_name`); an import finds the row by that name.
    */
-  references?: 'priority_types' | 'ticket_statuses' | 'projects' | 'areas' | 'categories' | 'difficulties' | 'users';
+  references?:
+    'priority_types' | 'ticket_statuses' | 'projects' | 'areas' | 'categories' | 'difficulties' | 'groups' | 'users';
   /** An import may leave its CSV cell empty or its column out (ids: none; dates: the creation date). */
   isOptionalOnImport?: boolean;
   /** Worked out by the portal from the ticket's other fields: exported, but an import skips its column. */
@@ -147,6 +148,8 @@ export const TICKET_FIELDS = {
     isFilterable: true,
     sortColumn: 'group_sort',
     token: 'group',
+    references: 'groups',
+    isOptionalOnImport: true,
     cell: (t) => t.group?.name ?? '',
   },
   // Ids grow with creation time: the id order is the creation order.

@@ -25,6 +25,7 @@ export const TICKET_LOAD_COLUMNS = [
   'user_assigned_id',
   'created_at',
   'updated_at',
+  'group_id',
 ] as const;
 export type TicketLoadColumn = (typeof TICKET_LOAD_COLUMNS)[number];
 
@@ -43,6 +44,7 @@ export type TicketLoadRow = [
   number | null,
   string,
   string,
+  number | null,
 ];
 
 const PG_TYPES = [
@@ -59,6 +61,7 @@ const PG_TYPES = [
   'int',
   'timestamptz',
   'timestamptz',
+  'int',
 ];
 
 export interface TicketLoader {

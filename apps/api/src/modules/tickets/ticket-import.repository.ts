@@ -57,6 +57,7 @@ export async function readLookups(db: Kysely<DB>): Promise<Lookups> {
       areas: await catalogue('areas'),
       categories: await catalogue('categories'),
       difficulties: await catalogue('difficulties'),
+      groups: await catalogue('groups'),
       users: indexOf(users),
     },
     stageOf: new Map(statuses.map((s) => [s.id, s.stage])),
