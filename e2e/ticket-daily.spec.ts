@@ -113,7 +113,7 @@ test('filters Tickets Generales to "Urgente, Flota Refrigerada, sin asignar", so
   expect(text.charCodeAt(0)).toBe(0xfeff);
   const lines = text.slice(1).trim().split('\r\n');
   expect(lines[0]).toBe(
-    'ID,Ticket,Descripción,Prioridad,Estado,Proyecto,Área,Categoría,Dificultad,Creado por,Asignado a,Creado,Actualizado,SLA,Primera respuesta antes de,Resolver antes de',
+    'ID,Ticket,Descripción,Prioridad,Estado,Proyecto,Área,Categoría,Dificultad,Creado por,Asignado a,Grupo,Creado,Actualizado,SLA,Primera respuesta antes de,Resolver antes de',
   );
   expect(lines.length - 1).toBe(await ticketRows(page).count());
   expect(lines[1]).toContain(name);
