@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { DAILY_DIGEST_HOUR, MAIL_TEXT } from '@portal/contract';
 import { createHmac, randomBytes } from 'node:crypto';
 
@@ -182,39 +183,11 @@ export function escapeHtml(value: string): string {
 
 /**
  * When a digest gathered now leaves: at the next full hour, or at the next DAILY_DIGEST_HOUR:00
- * of `timeZone` (its offset read from Intl for that day, so daylight saving time is followed).
+ * on `timeZone`'s wall clock (luxon follows its daylight saving time).
  */
 export function nextDigestAt(rhythm: 'hourly' | 'daily', now: Date, timeZone: string): Date {
   if (rhythm === 'hourly') return new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000 + 3_600_000);
-  const offsetMs = (at: Date) => {
-    const parts = Object.fromEntries(
-      new Intl.DateTimeFormat('en-US', {
-        timeZone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-      })
-        .formatToParts(at)
-        .map((p) => [p.type, p.value]),
-    );
-    const local = Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!);
-    return local - Math.floor(at.getTime() / 1000) * 1000;
-  };
-  const local = new Date(now.getTime() + offsetMs(now));
-  for (let days = 0; days <= 1; days++) {
-    const wallClock = Date.UTC(
-      local.getUTCFullYear(),
-      local.getUTCMonth(),
-      local.getUTCDate() + days,
-      DAILY_DIGEST_HOUR,
-    );
-    const guess = wallClock - offsetMs(new Date(wallClock));
-    const at = guess - (offsetMs(new Date(guess)) - offsetMs(new Date(wallClock)));
-    if (at > now.getTime()) return new Date(at);
-  }
-  throw new Error('unreachable: a next 08:00 always exists within two days');
+  const local = DateTime.fromJSDate(now, { zone: timeZone });
+  const today = local.startOf('day').set({ hour: DAILY_DIGEST_HOUR });
+  return (today > local ? today : today.plus({ days: 1 }).set({ hour: DAILY_DIGEST_HOUR })).toJSDate();
 }
