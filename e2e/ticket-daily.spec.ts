@@ -143,19 +143,20 @@ test('a ticket opens from its list row and from a notification; its page shows t
   await expect(page.getByRole('heading', { name: `#${id} · ${name}` })).toBeVisible();
   await expect(page.getByText(`Revisión completa de ${name}`)).toBeVisible();
   const timeline = page.getByTestId('timeline-item');
-  await expect(timeline).toHaveCount(1);
+  // Created, then the SLA of its priority applied.
+  await expect(timeline).toHaveCount(2);
   await expect(timeline.first()).toContainText('Creó el ticket');
 
   // Status change on the page; the timeline grows, newest last.
   await page.getByLabel('Cambiar estado', { exact: true }).first().click();
   await page.getByRole('option', { name: 'En progreso', exact: true }).click();
-  await expect(timeline).toHaveCount(2);
+  await expect(timeline).toHaveCount(3);
   await expect(timeline.last()).toContainText('Cambió el estado');
   await expect(timeline.last()).toContainText('Abierto → En progreso');
 
   // Assigned to agente: the notification opens the ticket's page.
   await assign(request, admin.token, id, agente.user.id);
-  await expect(timeline).toHaveCount(3);
+  await expect(timeline).toHaveCount(4);
   await expect(timeline.last()).toContainText('Asignó el ticket a');
   const agentPage = await newPageAs(browser, 'agente');
   await agentPage.goto('/tickets');
