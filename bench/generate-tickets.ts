@@ -7,6 +7,7 @@ import {
   pgTicketLoader,
   sqliteTicketLoader,
   TICKET_LOAD_BATCH,
+  withPgTicketIndexesOff,
   withSqliteTicketIndexesOff,
   type TicketLoader,
   type TicketLoadRow,
@@ -124,19 +125,29 @@ export async function generateTickets(database: Database, count: number, sqliteF
     }
   }
 
-  await withTicketDerivationsSuspended(db, database.dialect, async () => {
-    const load = async (loader: TicketLoader) => {
-      let batch: TicketLoadRow[] = [];
-      for (const row of rows()) {
-        batch.push(row);
-        if (batch.length === TICKET_LOAD_BATCH[database.dialect]) {
-          await loader.write(batch);
-          batch = [];
-        }
+  const load = async (loader: TicketLoader) => {
+    let batch: TicketLoadRow[] = [];
+    for (const row of rows()) {
+      batch.push(row);
+      if (batch.length === TICKET_LOAD_BATCH[database.dialect]) {
+        await loader.write(batch);
+        batch = [];
       }
-      if (batch.length > 0) await loader.write(batch);
-    };
-    if (database.dialect === 'postgres') return load(pgTicketLoader(db));
+    }
+    if (batch.length > 0) await loader.write(batch);
+  };
+  if (database.dialect === 'postgres') {
+    // One transaction, so the indexes and keys of `tickets` are built once after the rows.
+    await db
+      .transaction()
+      .execute((trx) =>
+        withTicketDerivationsSuspended(trx, 'postgres', () =>
+          withPgTicketIndexesOff(trx, () => load(pgTicketLoader(trx))),
+        ),
+      );
+    return;
+  }
+  await withTicketDerivationsSuspended(db, database.dialect, async () => {
     if (!sqliteFile) throw new Error('generateTickets on SQLite needs the database file');
     // The rows go in through a connection of their own, whose pages stay in memory: a bench
     // database, rebuilt at will.

@@ -9,7 +9,7 @@
  * PostgreSQL databases are created on BENCH_PG_ADMIN_URL (default
  * postgres://postgres@127.0.0.1:5432/postgres) and dropped after.
  */
-import { TICKET_EXPORT_COLUMNS } from '@portal/contract';
+import { TICKET_EXPORT_COLUMNS, ticketExportFields } from '@portal/contract';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -65,21 +65,23 @@ async function writeCsv(database: Database, file: string): Promise<void> {
     const status = pick(statuses);
     const assignee = next() < 0.1 ? '' : pick(users);
     const created = end - (count - i) * step;
-    chunk += csvLine([
-      i,
-      `${name} ${place}`,
-      `${description} en ${place} folio ${10_000 + Math.floor(next() * 90_000)}`,
-      pick(priorities),
-      status.name,
-      pick(projects),
-      pick(areas),
-      pick(categories),
-      pick(difficulties),
-      pick(users),
+    // Cells by field, in the export's column order; the derived ones (SLA) are left empty.
+    const cells: Partial<Record<(typeof ticketExportFields)[number], string | number>> = {
+      id: i,
+      name: `${name} ${place}`,
+      description: `${description} en ${place} folio ${10_000 + Math.floor(next() * 90_000)}`,
+      priority: pick(priorities),
+      status: status.name,
+      project: pick(projects),
+      area: pick(areas),
+      category: pick(categories),
+      difficulty: pick(difficulties),
+      creator: pick(users),
       assignee,
-      date(created),
-      date(status.stage === 'closed' ? created + 3_600_000 : created),
-    ]);
+      created: date(created),
+      updated: date(status.stage === 'closed' ? created + 3_600_000 : created),
+    };
+    chunk += csvLine(ticketExportFields.map((key) => cells[key] ?? ''));
     if (chunk.length > 1 << 20) {
       if (!out.write(chunk)) await once(out, 'drain');
       chunk = '';

@@ -122,6 +122,35 @@ export function withSqliteTicketIndexesOff<T>(connection: SQLite.Database, fn: (
   return result;
 }
 
+/**
+ * PostgreSQL: runs `fn` without the full secondary indexes and the foreign keys of `tickets`, created
+ * again after it from their own definitions in the catalogue (`pg_get_indexdef`,
+ * `pg_get_constraintdef`): one sort per index and one join per key checked, instead of an
+ * insertion into every index and a lookup in every referenced table per row. Runs in the load's
+ * transaction: a failure restores them by its rollback, and a key the rows break fails the load.
+ * Partial indexes stay (few rows enter them, and their conditions would come back from the
+ * catalogue in another spelling than their migration's).
+ */
+export async function withPgTicketIndexesOff<T, R>(db: Kysely<T>, fn: () => Promise<R>): Promise<R> {
+  if (!db.isTransaction) throw new Error('withPgTicketIndexesOff runs inside the load transaction');
+  const { rows: indexes } = await sql<{ name: string; definition: string }>`
+    select c.relname as name, pg_get_indexdef(i.indexrelid) as definition
+    from pg_index i join pg_class c on c.oid = i.indexrelid
+    where i.indrelid = 'tickets'::regclass and not i.indisprimary and not i.indisunique
+      and i.indpred is null`.execute(db);
+  const { rows: keys } = await sql<{ name: string; definition: string }>`
+    select conname as name, pg_get_constraintdef(oid) as definition
+    from pg_constraint where conrelid = 'tickets'::regclass and contype = 'f'`.execute(db);
+  for (const key of keys) await sql`alter table tickets drop constraint ${sql.id(key.name)}`.execute(db);
+  for (const index of indexes) await sql`drop index ${sql.id(index.name)}`.execute(db);
+  const result = await fn();
+  for (const index of indexes) await sql.raw(index.definition).execute(db);
+  for (const key of keys) {
+    await sql`alter table tickets add constraint ${sql.id(key.name)} ${sql.raw(key.definition)}`.execute(db);
+  }
+  return result;
+}
+
 /** PostgreSQL: each batch is one `insert … select from unnest(<arrays>)`, with its `search_doc`. */
 export function pgTicketLoader<T>(db: Kysely<T>): TicketLoader {
   const words = new Set<string>();

@@ -7,6 +7,7 @@ import {
   pgTicketLoader,
   sqliteTicketLoader,
   TICKET_LOAD_BATCH,
+  withPgTicketIndexesOff,
   withSqliteTicketIndexesOff,
   type TicketLoader,
   type TicketLoadRow,
@@ -64,6 +65,9 @@ export async function readLookups(db: Kysely<DB>): Promise<Lookups> {
   };
 }
 
+const countTickets = async (db: Kysely<DB>) =>
+  Number((await sql<{ n: number }>`select count(*) as n from tickets`.execute(db)).rows[0]?.n ?? 0);
+
 /** Yields to the event loop: a long load lets the process answer other requests between batches. */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -90,11 +94,16 @@ export async function loadTicketRows(
     onProgress({ phase: 'rebuilding' });
   };
   if (database.dialect === 'postgres') {
-    await database.db
-      .transaction()
-      .execute((trx) =>
-        withTicketDerivationsSuspended<DB>(trx, 'postgres', () => loadWith(pgTicketLoader(trx as Kysely<DB>))),
-      );
+    await database.db.transaction().execute(async (transaction) => {
+      const trx = transaction as Kysely<DB>;
+      const existing = await countTickets(trx);
+      await withTicketDerivationsSuspended<DB>(trx, 'postgres', async () => {
+        const load = () => loadWith(pgTicketLoader(trx));
+        // More new rows than old: indexes and keys are built once after the load.
+        if (rows.length > existing) await withPgTicketIndexesOff(trx, load);
+        else await load();
+      });
+    });
     return;
   }
   if (!sqliteFile) throw new Error('An import on SQLite needs the database file');
@@ -107,7 +116,7 @@ export async function loadTicketRows(
   registerSqliteFunctions(connection);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
   try {
-    const existing = Number((await sql<{ n: number }>`select count(*) as n from tickets`.execute(db)).rows[0]?.n ?? 0);
+    const existing = await countTickets(db);
     await db.transaction().execute((trx) =>
       withTicketDerivationsSuspended<DB>(trx, 'sqlite', async () => {
         const loader = sqliteTicketLoader(connection);
