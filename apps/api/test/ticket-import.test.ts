@@ -267,20 +267,30 @@ describe.each(dialects)('Ticket import on %s', (dialect) => {
     const bad2 = good('Mala fecha y usuario');
     bad2[11] = '31/02/2020';
     bad2[10] = 'Nadie Conocido';
-    const csv = header + [lines[0]!, bad1, lines[1]!, bad2].map(csvLine).join('') + 'sólo,tres,celdas\r\n';
+    // Shaped like dates, but days the calendar lacks.
+    const bad3 = good('Días que no existen');
+    bad3[11] = '2021-02-29 10:00:00';
+    bad3[12] = '2021-04-31 24:00:00';
+    const leap = good('Bisiesto');
+    leap[11] = '2024-02-29 23:59:59';
+    const csv = header + [lines[0]!, bad1, lines[1]!, bad2, bad3, leap].map(csvLine).join('') + 'sólo,tres,celdas\r\n';
     const before = await ticketCount();
     const res = await upload(admin, csv);
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json()).toEqual({
       status: false,
-      message: '3 líneas no se pudieron importar; no se importó ningún ticket.',
+      message: '4 líneas no se pudieron importar; no se importó ningún ticket.',
       errors: {
         3: ['Área: no existe «Bodega Lunar».'],
         5: [
           'Asignado a: no existe «Nadie Conocido».',
           'Creado: «31/02/2020» no es una fecha válida (AAAA-MM-DD HH:MM:SS, en UTC).',
         ],
-        6: ['La línea tiene 3 columnas; se esperaban 13.'],
+        6: [
+          'Creado: «2021-02-29 10:00:00» no es una fecha válida (AAAA-MM-DD HH:MM:SS, en UTC).',
+          'Actualizado: «2021-04-31 24:00:00» no es una fecha válida (AAAA-MM-DD HH:MM:SS, en UTC).',
+        ],
+        8: ['La línea tiene 3 columnas; se esperaban 13.'],
       },
     });
     expect(await ticketCount()).toBe(before);

@@ -66,13 +66,24 @@ const STATUS = columnIndex(TICKET_FIELDS.status.column);
 /** The export neutralises a cell a spreadsheet would run as a formula with an apostrophe: undone here. */
 const unneutralised = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
 
+const DATE_CELL = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?Z?$/;
+
 /** `2026-03-01 14:05:09` (the export's), or ISO-8601 in UTC, → `2026-03-01T14:05:09.000Z`; null if not a date. */
 function isoDate(cell: string): string | null {
-  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d{1,3}))?Z?$/.exec(cell.trim());
+  const m = DATE_CELL.exec(cell.trim());
   if (!m) return null;
-  const iso = `${m[1]}T${m[2]}.${(m[3] ?? '').padEnd(3, '0')}Z`;
-  const time = Date.parse(iso);
-  return Number.isNaN(time) || new Date(time).toISOString() !== iso ? null : iso;
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as number[];
+  // A day the calendar lacks (31 April, 29 February of a common year) comes back as another one.
+  const date = new Date(Date.UTC(2000, month! - 1, day, hour, minute, second));
+  date.setUTCFullYear(year!);
+  const isReal =
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month! - 1 &&
+    date.getUTCDate() === day &&
+    date.getUTCHours() === hour &&
+    date.getUTCMinutes() === minute &&
+    date.getUTCSeconds() === second;
+  return isReal ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.${(m[7] ?? '').padEnd(3, '0')}Z` : null;
 }
 
 /** The text fields' rules, as the ticket form has them. */
