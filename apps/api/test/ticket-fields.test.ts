@@ -75,6 +75,14 @@ describe.each(dialects)('the ticket fields on %s', (dialect) => {
             group_id: n % 7 === 0 ? null : of(groups, n * 19 + (n >> 4)),
             created_at: new Date(start + n * 3_600_000).toISOString(),
             updated_at: new Date(start + ((n * 7_919) % BULK) * 3_600_000).toISOString(),
+            // One in nine without an SLA (no due dates); the others' due dates repeat (ties on the id).
+            ...(n % 9 === 0
+              ? {}
+              : {
+                  sla_state: of(['ok', 'at_risk', 'breached', 'met', 'paused'] as const, n * 23 + (n >> 6)),
+                  first_response_due_at: new Date(start + ((n * 4_987) % 2_000) * 1_800_000).toISOString(),
+                  resolution_due_at: new Date(start + ((n * 6_911) % 3_000) * 3_600_000).toISOString(),
+                }),
           };
         });
         await db().insertInto('tickets').values(values).execute();

@@ -1,5 +1,6 @@
 import {
   DEFAULT_TICKET_SORT,
+  slaStates,
   TICKET_COUNT_CAP,
   TICKET_FIELDS,
   ticketFilterFields,
@@ -115,9 +116,13 @@ function conditionsOf(selection: TicketSelection): Condition[] {
     const wanted = values[field.column] as (number | string | null)[] | undefined;
     if (!wanted?.length) continue;
     if (field.kind === 'sla-states') {
-      // No index token: a condition on the row.
-      const list = sql.join(wanted.map((v) => sql`${v}`));
-      conditions.push({ tokens: null, row: (col) => sql`${col(column)} in (${list})` });
+      // No index token: a condition on the row, written as the at-risk due-date indexes' own
+      // (0035: `sla_state in ('at_risk', 'breached')`): literals (states the contract checked) in
+      // the contract's order, never SQLite's `+`, since a partial index serves only a query
+      // that carries its very condition.
+      const states = slaStates.filter((state) => wanted.includes(state));
+      const list = sql.join(states.map((state) => sql.lit(state)));
+      conditions.push({ tokens: null, row: () => sql`${sql.ref(`t.${column}`)} in (${list})` });
       continue;
     }
     conditions.push(anyOf(column, wanted));
