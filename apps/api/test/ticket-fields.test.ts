@@ -77,7 +77,7 @@ describe.each(dialects)('the ticket fields on %s', (dialect) => {
             updated_at: new Date(start + ((n * 7_919) % BULK) * 3_600_000).toISOString(),
             // One in nine without an SLA (no due dates); the others' due dates repeat (ties on the id).
             ...(n % 9 === 0
-              ? {}
+              ? { sla_state: 'none' as const, first_response_due_at: null, resolution_due_at: null }
               : {
                   sla_state: of(['ok', 'at_risk', 'breached', 'met', 'paused'] as const, n * 23 + (n >> 6)),
                   first_response_due_at: new Date(start + ((n * 4_987) % 2_000) * 1_800_000).toISOString(),
