@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Database } from '../apps/api/src/db/database.ts';
 import type { UsersTable } from '../apps/api/src/db/schema.ts';
 import { places, ticketTemplates } from '../apps/api/src/db/seed-tickets.ts';
@@ -136,7 +136,10 @@ export async function generateTickets(database: Database, count: number, sqliteF
       }
       if (batch.length > 0) await loader.write(batch);
     };
-    if (database.dialect === 'postgres') return load(pgTicketLoader(db));
+    if (database.dialect === 'postgres') {
+      await load(pgTicketLoader(db));
+      return giveSlas(database);
+    }
     if (!sqliteFile) throw new Error('generateTickets on SQLite needs the database file');
     // The rows go in through a connection of their own, whose pages stay in memory: a bench
     // database, rebuilt at will.
@@ -150,5 +153,40 @@ export async function generateTickets(database: Database, count: number, sqliteF
     } finally {
       connection.close();
     }
+    await giveSlas(database);
   });
+}
+
+/**
+ * Every generated ticket's SLA, worked out by one statement (an approximation on the clock, not
+ * on a calendar: the lists read the columns, not how they were computed). One in twenty has no
+ * policy; the others are due from 30 min to 4 h (first response) and 4 h to 40 h (resolution)
+ * after their creation. A closed ticket is met, one in seven breached; an open one is breached
+ * past its due date, at risk in its last hour, on time before. Open tickets are mostly new ones,
+ * so the at-risk and breached tickets are a minority spread over the years.
+ */
+async function giveSlas(database: Database): Promise<void> {
+  const now = new Date().toISOString();
+  const hourLater = new Date(Date.now() + 3_600_000).toISOString();
+  if (database.dialect === 'postgres') {
+    await sql`update tickets set
+        first_response_due_at = created_at + make_interval(mins => 30 * (1 + (id * 7) % 8)),
+        resolution_due_at = created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)),
+        sla_state = case when stage = 'closed' then (case when id % 7 = 0 then 'breached' else 'met' end)
+          when created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)) < ${now}::timestamptz then 'breached'
+          when created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)) < ${hourLater}::timestamptz then 'at_risk'
+          else 'ok' end
+      where id % 20 <> 0`.execute(database.db);
+    return;
+  }
+  const due = (minutes: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', created_at, '+' || (${minutes}) || ' minutes')`;
+  const resolution = due('240 * (1 + (id * 13) % 10)');
+  await sql`update tickets set
+      first_response_due_at = ${sql.raw(due('30 * (1 + (id * 7) % 8)'))},
+      resolution_due_at = ${sql.raw(resolution)},
+      sla_state = case when stage = 'closed' then (case when id % 7 = 0 then 'breached' else 'met' end)
+        when ${sql.raw(resolution)} < ${now} then 'breached'
+        when ${sql.raw(resolution)} < ${hourLater} then 'at_risk'
+        else 'ok' end
+    where id % 20 <> 0`.execute(database.db);
 }
