@@ -147,6 +147,34 @@ describe.each(dialects)('the ticket fields on %s', (dialect) => {
     }
   });
 
+  it('sorts the at-risk and breached by each due date both ways, pages and export, against the recount', async () => {
+    const filters: TTicketFiltersInput = { sla_state: ['breached', 'at_risk'] };
+    for (const by of ['resolution_due_at', 'first_response_due_at'] as const) {
+      for (const dir of ['asc', 'desc'] as const) {
+        await expectRecount(`at risk by ${by} ${dir}`, filters, { by: by as never, dir });
+        const withArea = { ...filters, ...filterOn('area') };
+        await expectRecount(`at risk in an area by ${by} ${dir}`, withArea, { by: by as never, dir });
+        const res = await t.call(admin, 'POST', '/api/tickets/export', {
+          list: 'general',
+          search: '',
+          filters,
+          sort: { by, dir },
+        });
+        expect(res.statusCode).toBe(200);
+        const [, ...lines] = parseCsv(res.body.replace(/^\uFEFF/, ''));
+        const expected = sortedIds(
+          rows.filter((r) => meetsFilters(r, filters)),
+          { by, dir },
+          nameRank,
+        );
+        expect(
+          lines.map((l) => Number(l[0])),
+          `export at risk by ${by} ${dir}`,
+        ).toEqual(expected);
+      }
+    }
+  });
+
   it('exports every exported field, in the list order of the recount', async () => {
     const filters = { ...filterOn('creator'), ...filterOn('created') };
     for (const by of ticketSortColumns) {

@@ -220,11 +220,15 @@ export function createTicketListRepository(database: Database, names: TicketName
     const col = (column: keyof TicketsTable) => sql.raw(walk && dialect === 'sqlite' ? `+t.${column}` : `t.${column}`);
     const id = sql.ref<number>(isFts ? 'f.rowid' : 't.id');
     const fts = db.selectFrom(sql<{ rowid: number }>`${ftsRows(ftsMatch(groups, words), search.hasQueued)}`.as('f'));
+    const atRiskIndex = walk && dialect === 'sqlite' ? sqliteAtRiskIndex(selection) : null;
+    const rows = atRiskIndex
+      ? db.selectFrom(sql`tickets as t indexed by ${sql.raw(atRiskIndex)}` as unknown as 'tickets as t')
+      : db.selectFrom('tickets as t');
     const query = (isFts
       ? joinsRow
         ? fts.innerJoin('tickets as t', 't.id', 'f.rowid')
         : fts
-      : db.selectFrom('tickets as t')) as unknown as SelectQueryBuilder<DB & { t: TicketsTable }, 't', object>;
+      : rows) as unknown as SelectQueryBuilder<DB & { t: TicketsTable }, 't', object>;
     return {
       id,
       query: query
@@ -241,6 +245,25 @@ export function createTicketListRepository(database: Database, names: TicketName
           ),
         ),
     };
+  }
+
+  /**
+   * SQLite: the partial index of 0035 that holds a walk's order, when the list is 'Por vencer o
+   * vencidos' sorted by a due date. Without statistics SQLite prefers looking the states up in
+   * `tickets_sla_state_due_idx` and sorting every match (hundreds of thousands), so the walk
+   * names the index (PostgreSQL picks it by itself). Its condition is the list's own, written
+   * as the index's (conditionsOf), so the index is always usable.
+   */
+  function sqliteAtRiskIndex(selection: TicketSelection): string | null {
+    const states = selection.filters?.sla_state ?? [];
+    const isAtRisk = states.length > 0 && states.every((s) => s === 'at_risk' || s === 'breached');
+    if (!isAtRisk || new Set(states).size !== 2) return null;
+    const { column } = sortOf(selection);
+    return column === 'resolution_due_sort'
+      ? 'tickets_risk_resolution_due_idx'
+      : column === 'first_response_due_sort'
+        ? 'tickets_risk_first_response_due_idx'
+        : null;
   }
 
   /** SQLite: the FTS5 query of the words and the attribute groups, all required. */
