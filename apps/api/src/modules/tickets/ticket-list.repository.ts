@@ -116,13 +116,17 @@ function conditionsOf(selection: TicketSelection): Condition[] {
     const wanted = values[field.column] as (number | string | null)[] | undefined;
     if (!wanted?.length) continue;
     if (field.kind === 'sla-states') {
-      // No index token: a condition on the row, written as the at-risk due-date indexes' own
-      // (0035: `sla_state in ('at_risk', 'breached')`): literals (states the contract checked) in
-      // the contract's order, never SQLite's `+`, since a partial index serves only a query
-      // that carries its very condition.
+      // No index token: a condition on the row. 'Por vencer o vencidos' is written as the
+      // at-risk due-date indexes' own (0035: `sla_state in ('at_risk', 'breached')`): literals
+      // (states the contract checked) in the contract's order, never SQLite's `+`, since a
+      // partial index serves only a query that carries its very condition.
       const states = slaStates.filter((state) => wanted.includes(state));
       const list = sql.join(states.map((state) => sql.lit(state)));
-      conditions.push({ tokens: null, row: () => sql`${sql.ref(`t.${column}`)} in (${list})` });
+      const isAtRisk = states.join() === 'at_risk,breached';
+      conditions.push({
+        tokens: null,
+        row: (col) => sql`${isAtRisk ? sql.ref(`t.${column}`) : col(column)} in (${list})`,
+      });
       continue;
     }
     conditions.push(anyOf(column, wanted));
@@ -255,9 +259,8 @@ export function createTicketListRepository(database: Database, names: TicketName
    * as the index's (conditionsOf), so the index is always usable.
    */
   function sqliteAtRiskIndex(selection: TicketSelection): string | null {
-    const states = selection.filters?.sla_state ?? [];
-    const isAtRisk = states.length > 0 && states.every((s) => s === 'at_risk' || s === 'breached');
-    if (!isAtRisk || new Set(states).size !== 2) return null;
+    const wanted = selection.filters?.sla_state ?? [];
+    if (slaStates.filter((state) => wanted.includes(state)).join() !== 'at_risk,breached') return null;
     const { column } = sortOf(selection);
     return column === 'resolution_due_sort'
       ? 'tickets_risk_resolution_due_idx'
