@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3';
-import type { Insertable } from 'kysely';
-import type { Database } from '../apps/api/src/db/database.ts';
-import type { UsersTable } from '../apps/api/src/db/schema.ts';
+import { sql, type Insertable, type Kysely } from 'kysely';
+import type { Database, Dialect } from '../apps/api/src/db/database.ts';
+import type { DB, UsersTable } from '../apps/api/src/db/schema.ts';
 import { places, ticketTemplates } from '../apps/api/src/db/seed-tickets.ts';
 import {
   pgTicketLoader,
@@ -138,13 +138,14 @@ export async function generateTickets(database: Database, count: number, sqliteF
   };
   if (database.dialect === 'postgres') {
     // One transaction, so the indexes and keys of `tickets` are built once after the rows.
-    await db
-      .transaction()
-      .execute((trx) =>
-        withTicketDerivationsSuspended(trx, 'postgres', () =>
-          withPgTicketIndexesOff(trx, () => load(pgTicketLoader(trx))),
-        ),
-      );
+    await db.transaction().execute((trx) =>
+      withTicketDerivationsSuspended(trx, 'postgres', () =>
+        withPgTicketIndexesOff(trx, async () => {
+          await load(pgTicketLoader(trx));
+          await giveSlas(trx, 'postgres');
+        }),
+      ),
+    );
     return;
   }
   await withTicketDerivationsSuspended(db, database.dialect, async () => {
@@ -161,5 +162,40 @@ export async function generateTickets(database: Database, count: number, sqliteF
     } finally {
       connection.close();
     }
+    await giveSlas(db, 'sqlite');
   });
+}
+
+/**
+ * Every generated ticket's SLA, worked out by one statement (an approximation on the clock, not
+ * on a calendar: the lists read the columns, not how they were computed). One in twenty has no
+ * policy; the others are due from 30 min to 4 h (first response) and 4 h to 40 h (resolution)
+ * after their creation. A closed ticket is met, one in seven breached; an open one is breached
+ * past its due date, at risk in its last hour, on time before. Open tickets are mostly new ones,
+ * so the at-risk and breached tickets are a minority spread over the years.
+ */
+async function giveSlas(db: Kysely<DB>, dialect: Dialect): Promise<void> {
+  const now = new Date().toISOString();
+  const hourLater = new Date(Date.now() + 3_600_000).toISOString();
+  if (dialect === 'postgres') {
+    await sql`update tickets set
+        first_response_due_at = created_at + make_interval(mins => 30 * (1 + (id * 7) % 8)),
+        resolution_due_at = created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)),
+        sla_state = case when stage = 'closed' then (case when id % 7 = 0 then 'breached' else 'met' end)
+          when created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)) < ${now}::timestamptz then 'breached'
+          when created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)) < ${hourLater}::timestamptz then 'at_risk'
+          else 'ok' end
+      where id % 20 <> 0`.execute(db);
+    return;
+  }
+  const due = (minutes: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', created_at, '+' || (${minutes}) || ' minutes')`;
+  const resolution = due('240 * (1 + (id * 13) % 10)');
+  await sql`update tickets set
+      first_response_due_at = ${sql.raw(due('30 * (1 + (id * 7) % 8)'))},
+      resolution_due_at = ${sql.raw(resolution)},
+      sla_state = case when stage = 'closed' then (case when id % 7 = 0 then 'breached' else 'met' end)
+        when ${sql.raw(resolution)} < ${now} then 'breached'
+        when ${sql.raw(resolution)} < ${hourLater} then 'at_risk'
+        else 'ok' end
+    where id % 20 <> 0`.execute(db);
 }

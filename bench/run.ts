@@ -187,6 +187,50 @@ const endpoints: Endpoint[] = [
     body: { ...list(1), filters: { created_by: [10] }, sort: { by: 'name', dir: 'asc' } },
   },
   {
+    label: 'SLA por vencer o vencidos, by resolution due (soonest first)',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/general-tickets',
+    body: {
+      ...list(1),
+      filters: { sla_state: ['at_risk', 'breached'] },
+      sort: { by: 'resolution_due_at', dir: 'asc' },
+    },
+  },
+  {
+    label: 'SLA por vencer o vencidos, by resolution due (latest first)',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/general-tickets',
+    body: {
+      ...list(1),
+      filters: { sla_state: ['at_risk', 'breached'] },
+      sort: { by: 'resolution_due_at', dir: 'desc' },
+    },
+  },
+  {
+    label: 'SLA por vencer o vencidos, page 50, by resolution due',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/general-tickets',
+    body: {
+      ...list(50),
+      filters: { sla_state: ['at_risk', 'breached'] },
+      sort: { by: 'resolution_due_at', dir: 'asc' },
+    },
+  },
+  {
+    label: 'SLA vencidos de Urgente, by first response due',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/general-tickets',
+    body: {
+      ...list(1),
+      filters: { sla_state: ['breached'], priority_type_id: [4] },
+      sort: { by: 'first_response_due_at', dir: 'asc' },
+    },
+  },
+  {
     label: 'search ruta + Urgente',
     user: 'admin',
     method: 'POST',

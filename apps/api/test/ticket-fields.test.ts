@@ -75,6 +75,14 @@ describe.each(dialects)('the ticket fields on %s', (dialect) => {
             group_id: n % 7 === 0 ? null : of(groups, n * 19 + (n >> 4)),
             created_at: new Date(start + n * 3_600_000).toISOString(),
             updated_at: new Date(start + ((n * 7_919) % BULK) * 3_600_000).toISOString(),
+            // One in nine without an SLA (no due dates); the others' due dates repeat (ties on the id).
+            ...(n % 9 === 0
+              ? { sla_state: 'none' as const, first_response_due_at: null, resolution_due_at: null }
+              : {
+                  sla_state: of(['ok', 'at_risk', 'breached', 'met', 'paused'] as const, n * 23 + (n >> 6)),
+                  first_response_due_at: new Date(start + ((n * 4_987) % 2_000) * 1_800_000).toISOString(),
+                  resolution_due_at: new Date(start + ((n * 6_911) % 3_000) * 3_600_000).toISOString(),
+                }),
           };
         });
         await db().insertInto('tickets').values(values).execute();
@@ -136,6 +144,34 @@ describe.each(dialects)('the ticket fields on %s', (dialect) => {
     for (const dir of ['asc', 'desc'] as const) {
       await expectRecount(`${by} ${dir}`, {}, { by: by as never, dir });
       await expectRecount(`${by} ${dir}, filtered`, filterOn('area'), { by: by as never, dir });
+    }
+  });
+
+  it('sorts the at-risk and breached by each due date both ways, pages and export, against the recount', async () => {
+    const filters: TTicketFiltersInput = { sla_state: ['breached', 'at_risk'] };
+    for (const by of ['resolution_due_at', 'first_response_due_at'] as const) {
+      for (const dir of ['asc', 'desc'] as const) {
+        await expectRecount(`at risk by ${by} ${dir}`, filters, { by: by as never, dir });
+        const withArea = { ...filters, ...filterOn('area') };
+        await expectRecount(`at risk in an area by ${by} ${dir}`, withArea, { by: by as never, dir });
+        const res = await t.call(admin, 'POST', '/api/tickets/export', {
+          list: 'general',
+          search: '',
+          filters,
+          sort: { by, dir },
+        });
+        expect(res.statusCode).toBe(200);
+        const [, ...lines] = parseCsv(res.body.replace(/^\uFEFF/, ''));
+        const expected = sortedIds(
+          rows.filter((r) => meetsFilters(r, filters)),
+          { by, dir },
+          nameRank,
+        );
+        expect(
+          lines.map((l) => Number(l[0])),
+          `export at risk by ${by} ${dir}`,
+        ).toEqual(expected);
+      }
     }
   });
 

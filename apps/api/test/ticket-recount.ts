@@ -53,8 +53,15 @@ export function sortedIds(
 ): number[] {
   const field: TicketField = TICKET_FIELDS[sort.by];
   const column = field.sortColumn as keyof RecountRow;
-  // Text sorts by the database's collation, which JavaScript's comparison is not.
-  const key = (r: RecountRow) => (field.kind === 'text' ? nameRank.get(r.id)! : (r[column] as number | string));
+  // Text sorts by the database's collation, which JavaScript's comparison is not; a due date
+  // sorts by its own column, a ticket without one after every date.
+  const isDueDate = field.kind === 'dates' && field.sortColumn !== field.column && field.sortColumn !== 'id';
+  const key = (r: RecountRow) =>
+    field.kind === 'text'
+      ? nameRank.get(r.id)!
+      : isDueDate
+        ? String(r[field.column as keyof RecountRow] ?? '\uffff')
+        : (r[column] as number | string);
   const sign = sort.dir === 'asc' ? 1 : -1;
   return [...rows]
     .sort((a, b) => {

@@ -178,18 +178,22 @@ export const TICKET_FIELDS = {
     isFilterable: true,
     cell: (t) => SLA_STATE_LABELS[t.sla_state],
   },
-  firstResponseDue: {
+  // Sorted by `<column>_sort` (the due date, year 9999 for none): nulls would sort differently
+  // per database; a ticket without an SLA comes last when the soonest due come first.
+  first_response_due_at: {
     isDerived: true,
     column: 'first_response_due_at',
     kind: 'dates',
     label: 'Primera respuesta antes de',
+    sortColumn: 'first_response_due_sort',
     cell: (t) => t.first_response_due_at ?? '',
   },
-  resolutionDue: {
+  resolution_due_at: {
     isDerived: true,
     column: 'resolution_due_at',
     kind: 'dates',
     label: 'Resolver antes de',
+    sortColumn: 'resolution_due_sort',
     cell: (t) => t.resolution_due_at ?? '',
   },
 } as const satisfies Record<string, TicketField>;

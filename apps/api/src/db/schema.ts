@@ -134,6 +134,9 @@ export interface TicketsTable {
   sla_policy_id: Generated<number | null>;
   first_response_due_at: Generated<string | null>;
   resolution_due_at: Generated<string | null>;
+  /** The due dates, year 9999 for none: what a list sorted by a due date orders by (migration 0035). */
+  first_response_due_sort: GeneratedAlways<string>;
+  resolution_due_sort: GeneratedAlways<string>;
   /** When the ticket becomes at risk (the alert sweep reads it). */
   sla_at_risk_at: Generated<string | null>;
   first_responded_at: Generated<string | null>;

@@ -61,6 +61,8 @@ export const screens: Screen[] = [
   { path: paths.ticketStatuses, access: 'permission', load: catalogPage },
   { path: paths.groups, access: 'permission', load: catalogPage },
   { path: paths.routingRules, access: 'permission', load: catalogPage },
+  { path: paths.businessCalendars, access: 'permission', load: catalogPage },
+  { path: paths.slaPolicies, access: 'permission', load: catalogPage },
   { path: paths.queues, access: 'permission', load: () => import('@/features/queues/components/queues-page.tsx') },
   { path: paths.priorityTypes, access: 'permission', load: catalogPage },
   { path: paths.users, access: 'permission', load: () => import('@/features/users/components/users-page.tsx') },

@@ -2,7 +2,9 @@ import {
   IconAlertTriangle,
   IconBox,
   IconBriefcase,
+  IconCalendarTime,
   IconCategory,
+  IconClockCheck,
   IconChartBar,
   IconClipboardList,
   IconComponents,
@@ -68,6 +70,8 @@ export const menu: MenuItem[] = [
       { name: 'Grupos', icon: IconUsersGroup, path: paths.groups },
       { name: 'Prioridades', icon: IconFlag, path: paths.priorityTypes },
       { name: 'Reglas de asignación', icon: IconRoute, path: paths.routingRules },
+      { name: 'Calendarios laborales', icon: IconCalendarTime, path: paths.businessCalendars },
+      { name: 'Acuerdos de servicio', icon: IconClockCheck, path: paths.slaPolicies },
     ],
   },
   {

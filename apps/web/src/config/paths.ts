@@ -20,6 +20,8 @@ export const paths = {
   groups: '/groups',
   priorityTypes: '/priority-types',
   routingRules: '/routing-rules',
+  businessCalendars: '/business-calendars',
+  slaPolicies: '/sla-policies',
   queues: '/queues',
 
   users: '/users',

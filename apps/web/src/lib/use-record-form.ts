@@ -23,10 +23,20 @@ export function useRecordForm(errors: Partial<Record<string, string>>, onClose: 
   const errorOf = (name: string) => serverErrors[name] ?? (touched[name] ? errors[name] : undefined);
   const isValid = (name: string) => touched[name] === true && !errorOf(name);
 
+  /** Whether an error's key (`week.0.1.end`) is of the field `name`. */
+  const isUnder = (key: string, name: string) => key === name || key.startsWith(`${name}.`);
+
+  /** A field of parts (a calendar's week): every error under its name, by path, the server's first. */
+  const errorsUnder = (name: string): Record<string, string> => {
+    const own = touched[name] ? Object.entries(errors).filter(([key]) => isUnder(key, name)) : [];
+    const server = Object.entries(serverErrors).filter(([key]) => isUnder(key, name));
+    return Object.fromEntries([...own, ...server] as [string, string][]);
+  };
+
   /** A field changed: it now shows its own error, and the server's is gone. */
   const touch = (name: string) => {
     setTouched((t) => ({ ...t, [name]: true }));
-    setServerErrors(({ [name]: _, ...rest }) => rest);
+    setServerErrors((current) => Object.fromEntries(Object.entries(current).filter(([key]) => !isUnder(key, name))));
   };
 
   /** Shows every field's error; when there is none, runs `write` and closes, or shows why it failed. */
@@ -52,5 +62,5 @@ export function useRecordForm(errors: Partial<Record<string, string>>, onClose: 
     }
   }
 
-  return { errorOf, isValid, touch, save, problem, isSaving };
+  return { errorOf, errorsUnder, isValid, touch, save, problem, isSaving };
 }

@@ -23,6 +23,9 @@ export const TICKET_COLUMNS = [
   't.sla_policy_id',
   't.first_response_due_at',
   't.resolution_due_at',
+  // What a list sorted by a due date orders by: the export's keyset reads them from the last row.
+  't.first_response_due_sort',
+  't.resolution_due_sort',
   't.sla_at_risk_at',
   't.first_responded_at',
   't.resolved_at',

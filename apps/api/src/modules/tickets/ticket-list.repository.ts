@@ -1,5 +1,6 @@
 import {
   DEFAULT_TICKET_SORT,
+  slaStates,
   TICKET_COUNT_CAP,
   TICKET_FIELDS,
   ticketFilterFields,
@@ -115,9 +116,17 @@ function conditionsOf(selection: TicketSelection): Condition[] {
     const wanted = values[field.column] as (number | string | null)[] | undefined;
     if (!wanted?.length) continue;
     if (field.kind === 'sla-states') {
-      // No index token: a condition on the row.
-      const list = sql.join(wanted.map((v) => sql`${v}`));
-      conditions.push({ tokens: null, row: (col) => sql`${col(column)} in (${list})` });
+      // No index token: a condition on the row. 'Por vencer o vencidos' is written as the
+      // at-risk due-date indexes' own (0035: `sla_state in ('at_risk', 'breached')`): literals
+      // (states the contract checked) in the contract's order, never SQLite's `+`, since a
+      // partial index serves only a query that carries its very condition.
+      const states = slaStates.filter((state) => wanted.includes(state));
+      const list = sql.join(states.map((state) => sql.lit(state)));
+      const isAtRisk = states.join() === 'at_risk,breached';
+      conditions.push({
+        tokens: null,
+        row: (col) => sql`${isAtRisk ? sql.ref(`t.${column}`) : col(column)} in (${list})`,
+      });
       continue;
     }
     conditions.push(anyOf(column, wanted));
@@ -215,11 +224,15 @@ export function createTicketListRepository(database: Database, names: TicketName
     const col = (column: keyof TicketsTable) => sql.raw(walk && dialect === 'sqlite' ? `+t.${column}` : `t.${column}`);
     const id = sql.ref<number>(isFts ? 'f.rowid' : 't.id');
     const fts = db.selectFrom(sql<{ rowid: number }>`${ftsRows(ftsMatch(groups, words), search.hasQueued)}`.as('f'));
+    const atRiskIndex = walk && dialect === 'sqlite' ? sqliteAtRiskIndex(selection) : null;
+    const rows = atRiskIndex
+      ? db.selectFrom(sql`tickets as t indexed by ${sql.raw(atRiskIndex)}` as unknown as 'tickets as t')
+      : db.selectFrom('tickets as t');
     const query = (isFts
       ? joinsRow
         ? fts.innerJoin('tickets as t', 't.id', 'f.rowid')
         : fts
-      : db.selectFrom('tickets as t')) as unknown as SelectQueryBuilder<DB & { t: TicketsTable }, 't', object>;
+      : rows) as unknown as SelectQueryBuilder<DB & { t: TicketsTable }, 't', object>;
     return {
       id,
       query: query
@@ -236,6 +249,24 @@ export function createTicketListRepository(database: Database, names: TicketName
           ),
         ),
     };
+  }
+
+  /**
+   * SQLite: the partial index of 0035 that holds a walk's order, when the list is 'Por vencer o
+   * vencidos' sorted by a due date. Without statistics SQLite prefers looking the states up in
+   * `tickets_sla_state_due_idx` and sorting every match (hundreds of thousands), so the walk
+   * names the index (PostgreSQL picks it by itself). Its condition is the list's own, written
+   * as the index's (conditionsOf), so the index is always usable.
+   */
+  function sqliteAtRiskIndex(selection: TicketSelection): string | null {
+    const wanted = selection.filters?.sla_state ?? [];
+    if (slaStates.filter((state) => wanted.includes(state)).join() !== 'at_risk,breached') return null;
+    const { column } = sortOf(selection);
+    return column === 'resolution_due_sort'
+      ? 'tickets_risk_resolution_due_idx'
+      : column === 'first_response_due_sort'
+        ? 'tickets_risk_first_response_due_idx'
+        : null;
   }
 
   /** SQLite: the FTS5 query of the words and the attribute groups, all required. */

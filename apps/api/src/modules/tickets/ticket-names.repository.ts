@@ -155,7 +155,10 @@ export function createTicketNamesRepository(
 export type TicketNamesRepository = ReturnType<typeof createTicketNamesRepository>;
 
 /** A ticket as the API shows it (read side): its row and the names it refers to. */
-export const ticketOf = (r: Omit<Selectable<TicketsTable>, 'stage' | 'group_sort'>, names: TicketNames): TTicket => ({
+export const ticketOf = (
+  r: Omit<Selectable<TicketsTable>, 'stage' | 'group_sort' | 'first_response_due_sort' | 'resolution_due_sort'>,
+  names: TicketNames,
+): TTicket => ({
   id: r.id,
   name: r.name,
   description: r.description,

@@ -91,4 +91,54 @@ describe('form values of the generic catalogue', () => {
       email: 'El formato del correo es inválido',
     });
   });
+
+  it('sends the week of a calendar and holidays, and keys their errors by path as the API does', () => {
+    const calendars = catalogsByPath['/business-calendars']!;
+    const values = { ...initialValues(calendars.fields), name: 'Turno partido' };
+    expect(toPayload(calendars.fields, values, 'create')).toMatchObject({
+      time_zone: 'America/Mexico_City',
+      holidays: [],
+      week: [[{ start: '09:00', end: '18:00' }], ...Array(4).fill([{ start: '09:00', end: '18:00' }]), [], []],
+    });
+    expect(validateValues('business-calendars', calendars.fields, values, 'create')).toEqual({});
+    const week = values.week as unknown[][];
+    const split = [
+      { start: '09:00', end: '14:00' },
+      { start: '13:00', end: '18:00' },
+    ];
+    const bad = { ...values, week: [split, [{ start: '18:00', end: '09:00' }], ...week.slice(2)] };
+    expect(validateValues('business-calendars', calendars.fields, bad, 'create')).toEqual({
+      'week.0': 'Los horarios de un mismo día no pueden traslaparse.',
+      'week.1': 'La hora de fin debe ser posterior a la hora de inicio.',
+    });
+    const closed = { ...values, week: Array(7).fill([]), holidays: [{ date: '1999-12-31', name: 'Fin' }] };
+    expect(validateValues('business-calendars', calendars.fields, closed, 'create')).toEqual({
+      week: 'El calendario debe tener al menos un día laborable.',
+      'holidays.0.date': 'El día festivo debe ser una fecha válida (AAAA-MM-DD) entre 2000 y 2100.',
+    });
+  });
+
+  it('sends the targets of an SLA policy as minutes, typed as hours and minutes', () => {
+    const policies = catalogsByPath['/sla-policies']!;
+    const values = {
+      ...initialValues(policies.fields),
+      name: 'Urgente',
+      priority_type_id: '4',
+      calendar_id: '1',
+      first_response_minutes: { hours: '1', minutes: '30' },
+      resolution_minutes: { hours: '8', minutes: '' },
+    };
+    expect(toPayload(policies.fields, values, 'create')).toMatchObject({
+      area_id: null,
+      first_response_minutes: 90,
+      resolution_minutes: 480,
+    });
+    expect(validateValues('sla-policies', policies.fields, values, 'create')).toEqual({});
+    const zero = { ...values, first_response_minutes: { hours: '0', minutes: '0' } };
+    expect(validateValues('sla-policies', policies.fields, zero, 'create')).toEqual({
+      first_response_minutes: 'El objetivo debe ser de al menos 1 minuto.',
+    });
+    const edited = initialValues(policies.fields, { resolution_minutes: 135, priority_type_id: 4 });
+    expect(edited.resolution_minutes).toEqual({ hours: '2', minutes: '15' });
+  });
 });

@@ -13,7 +13,8 @@ export function initialValues(fields: ResourceField[], record?: Record<string, u
   const values: FormValues = {};
   for (const field of fields) {
     const raw = record?.[field.name];
-    if (field.kind === 'checkbox') values[field.name] = raw === 1 || raw === '1' || raw === true;
+    if (field.kind === 'custom') values[field.name] = field.initial(record ? raw : undefined);
+    else if (field.kind === 'checkbox') values[field.name] = raw === 1 || raw === '1' || raw === true;
     else if (field.kind === 'select')
       values[field.name] = raw === null || raw === undefined ? (record ? '' : (field.defaultValue ?? '')) : String(raw);
     else values[field.name] = field.createOnly ? '' : raw === null || raw === undefined ? '' : String(raw);
@@ -31,7 +32,8 @@ export function toPayload(fields: ResourceField[], values: FormValues, mode: For
   const body: Record<string, unknown> = {};
   for (const field of fieldsFor(fields, mode)) {
     const value = values[field.name];
-    if (field.kind === 'checkbox') body[field.name] = value === true ? 1 : 0;
+    if (field.kind === 'custom') body[field.name] = field.toPayload(value!);
+    else if (field.kind === 'checkbox') body[field.name] = value === true ? 1 : 0;
     else if (field.kind === 'select') {
       if (mode === 'edit' && field.fixedOnEdit) continue;
       body[field.name] = value === '' ? null : value;
@@ -45,7 +47,8 @@ export function toPayload(fields: ResourceField[], values: FormValues, mode: For
 
 /**
  * Field errors of the values under the contract's own write schema (the one
- * the API validates with), plus the required rule for selects.
+ * the API validates with), plus the required rule for selects. A custom field's
+ * errors are keyed by their whole path (`week.0.1.end`), as the API's are.
  */
 export function validateValues(
   resource: CatalogResourceName,
@@ -66,7 +69,9 @@ export function validateValues(
   if (!result.success) {
     for (const issue of result.error.issues) {
       const name = String(issue.path[0] ?? '');
-      if (visible.some((f) => f.name === name) && !errors[name]) errors[name] = issue.message;
+      const field = visible.find((f) => f.name === name);
+      const key = field?.kind === 'custom' ? issue.path.map(String).join('.') : name;
+      if (field && !errors[key]) errors[key] = issue.message;
     }
   }
   return errors;

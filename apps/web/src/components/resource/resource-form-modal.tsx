@@ -1,4 +1,4 @@
-import { Checkbox, Modal, PasswordInput, SimpleGrid, Stack, Tabs, TextInput } from '@mantine/core';
+import { Box, Checkbox, Modal, PasswordInput, SimpleGrid, Stack, Tabs, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ModalTitle } from '@/components/ui/modal-title.tsx';
@@ -9,7 +9,16 @@ import { notifySuccess } from '@/lib/notify.ts';
 import { createRecord, resourceKeys, updateRecord } from '@/lib/resource-api.ts';
 import { useRecordForm } from '@/lib/use-record-form.ts';
 import { cleanInput, fieldsFor, initialValues, toPayload, validateValues } from './form-values.ts';
-import type { FormMode, FormValues, ResourceConfig, ResourceField, SelectField as SelectFieldConfig } from './types.ts';
+import type {
+  CheckboxField,
+  CustomValue,
+  FormMode,
+  FormValues,
+  ResourceConfig,
+  ResourceField,
+  SelectField as SelectFieldConfig,
+  TextField,
+} from './types.ts';
 
 interface ResourceFormModalProps {
   config: ResourceConfig;
@@ -26,7 +35,7 @@ export function ResourceFormModal({ config, mode, record, onClose }: ResourceFor
   const errors = validateValues(config.resource, config.fields, values, mode);
   const form = useRecordForm(errors, onClose);
 
-  const setValue = (field: ResourceField, value: string | boolean) => {
+  const setValue = (field: ResourceField, value: CustomValue) => {
     setValues((v) => ({ ...v, [field.name]: typeof value === 'string' ? cleanInput(field, value) : value }));
     form.touch(field.name);
   };
@@ -56,17 +65,28 @@ export function ResourceFormModal({ config, mode, record, onClose }: ResourceFor
         <FormProblemAlert problem={form.problem} />
         {record && <input type="hidden" name="id" value={String(record.id)} />}
         <SimpleGrid cols={{ base: 1, sm: config.formColumns ?? 1 }} spacing="md" verticalSpacing="sm">
-          {fields.map((field) => (
-            <FieldInput
-              key={field.name}
-              field={field}
-              mode={mode}
-              value={values[field.name] ?? ''}
-              error={form.errorOf(field.name)}
-              isValid={form.isValid(field.name)}
-              onChange={(value) => setValue(field, value)}
-            />
-          ))}
+          {fields.map((field) =>
+            field.kind === 'custom' ? (
+              <Box key={field.name} style={{ gridColumn: '1 / -1' }}>
+                {field.render({
+                  label: field.label,
+                  value: values[field.name]!,
+                  errors: form.errorsUnder(field.name),
+                  onChange: (value) => setValue(field, value),
+                })}
+              </Box>
+            ) : (
+              <FieldInput
+                key={field.name}
+                field={field}
+                mode={mode}
+                value={values[field.name] ?? ''}
+                error={form.errorOf(field.name)}
+                isValid={form.isValid(field.name)}
+                onChange={(value) => setValue(field, value)}
+              />
+            ),
+          )}
         </SimpleGrid>
         <FormActions onCancel={onClose} isSaving={form.isSaving} />
       </Stack>
@@ -105,9 +125,9 @@ export function ResourceFormModal({ config, mode, record, onClose }: ResourceFor
 }
 
 interface FieldInputProps {
-  field: ResourceField;
+  field: TextField | SelectFieldConfig | CheckboxField;
   mode: FormMode;
-  value: string | boolean;
+  value: CustomValue;
   error?: string;
   isValid: boolean;
   onChange: (value: string | boolean) => void;

@@ -36,9 +36,37 @@ export interface CheckboxField {
   label: string;
 }
 
-export type ResourceField = TextField | SelectField | CheckboxField;
+/**
+ * A field with an editor of its own (a calendar's week, its holidays, a target in hours and
+ * minutes): its value is whatever the editor holds, turned into the body's value by `toPayload`.
+ */
+export interface CustomField {
+  kind: 'custom';
+  name: string;
+  label: string;
+  /** The editor's value for a new record (no record) or for a record's value. */
+  initial: (recordValue: unknown) => CustomValue;
+  toPayload: (value: CustomValue) => unknown;
+  /**
+   * The editor. `errors`: the field's errors by path (`week`, `week.0`, `week.0.1.end`), the
+   * server's and, once touched, the contract's.
+   */
+  render: (props: CustomFieldProps) => ReactNode;
+}
 
-export type FormValues = Record<string, string | boolean>;
+/** A custom field's value: plain data (lists, objects, texts). */
+export type CustomValue = string | number | boolean | object;
+
+export interface CustomFieldProps {
+  label: string;
+  value: CustomValue;
+  onChange: (value: CustomValue) => void;
+  errors: Record<string, string>;
+}
+
+export type ResourceField = TextField | SelectField | CheckboxField | CustomField;
+
+export type FormValues = Record<string, CustomValue>;
 export type FormMode = 'create' | 'edit';
 
 export interface ResourceColumn<R> {

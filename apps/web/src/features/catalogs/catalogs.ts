@@ -1,8 +1,27 @@
 import { SECTIONS, type TicketStage } from '@portal/contract';
-import { defineResource, statusField, type ResourceConfig, type TextField } from '@/components/resource/types.ts';
+import {
+  defineResource,
+  statusField,
+  type CustomField,
+  type ResourceConfig,
+  type TextField,
+} from '@/components/resource/types.ts';
 import { createElement } from 'react';
 import { paths } from '@/config/paths.ts';
 import { GroupMembersTab } from './components/group-members-tab.tsx';
+import {
+  DEFAULT_TIME_ZONE,
+  defaultWeek,
+  joinMinutes,
+  splitMinutes,
+  targetText,
+  timeZoneOptions,
+  workingDaysText,
+  type HoursMinutes,
+} from './sla/sla-format.ts';
+import { HolidaysEditor } from './sla/holidays-editor.tsx';
+import { TargetInput } from './sla/target-input.tsx';
+import { WeekEditor } from './sla/week-editor.tsx';
 
 /** Catalogue names keep only letters (with accents) and spaces. */
 const nameField: TextField = {
@@ -35,7 +54,17 @@ const simple = (
     fields: [nameField, statusField],
   });
 
-/** The seven catalogues by path: one generic screen, configured. */
+/** A target in business minutes, typed as hours and minutes. */
+const targetField = (name: string, label: string): CustomField => ({
+  kind: 'custom',
+  name,
+  label,
+  initial: splitMinutes,
+  toPayload: (value) => joinMinutes(value as HoursMinutes),
+  render: (props) => createElement(TargetInput, props),
+});
+
+/** The catalogues by path: one generic screen, configured. */
 export const catalogsByPath: Record<string, ResourceConfig> = {
   [paths.areas]: simple('areas', SECTIONS.areas, 'Áreas', 'área'),
   [paths.categories]: simple('categories', SECTIONS.categories, 'Categorías', 'categoría'),
@@ -47,7 +76,11 @@ export const catalogsByPath: Record<string, ResourceConfig> = {
     section: SECTIONS.ticketStatuses,
     title: 'Estados de Ticket',
     singular: 'estado de ticket',
-    columns: [nameColumn, { header: 'Etapa', render: (r) => stageLabels[r.stage] }],
+    columns: [
+      nameColumn,
+      { header: 'Etapa', render: (r) => stageLabels[r.stage] },
+      { header: 'Pausa SLA', render: (r) => (r.pauses_sla === 1 ? 'Sí' : 'No') },
+    ],
     fields: [
       nameField,
       {
@@ -58,6 +91,7 @@ export const catalogsByPath: Record<string, ResourceConfig> = {
         defaultValue: 'open',
         source: Object.entries(stageLabels).map(([value, label]) => ({ value, label })),
       },
+      { kind: 'checkbox', name: 'pauses_sla', label: 'Pausa el SLA (el reloj se detiene en este estado)' },
       statusField,
     ],
   }),
@@ -69,6 +103,73 @@ export const catalogsByPath: Record<string, ResourceConfig> = {
     ],
   }),
   [paths.priorityTypes]: simple('priority-types', SECTIONS.priorityTypes, 'Prioridades', 'prioridad'),
+  [paths.businessCalendars]: defineResource({
+    resource: 'business-calendars',
+    section: SECTIONS.businessCalendars,
+    title: 'Calendarios laborales',
+    singular: 'calendario laboral',
+    modalSize: 'xl',
+    columns: [
+      nameColumn,
+      { header: 'Zona horaria', render: (r) => r.time_zone },
+      { header: 'Días laborables', render: (r) => workingDaysText(r.week) },
+      { header: 'Días festivos', render: (r) => r.holidays.length },
+    ],
+    fields: [
+      { ...nameField, rule: 'alphanumeric' },
+      {
+        kind: 'select',
+        name: 'time_zone',
+        label: 'Zona horaria',
+        required: true,
+        defaultValue: DEFAULT_TIME_ZONE,
+        source: timeZoneOptions(),
+      },
+      {
+        kind: 'custom',
+        name: 'week',
+        label: 'Horario laboral',
+        initial: (week) => (Array.isArray(week) ? week : defaultWeek()),
+        toPayload: (week) => week,
+        render: (props) => createElement(WeekEditor, props),
+      },
+      {
+        kind: 'custom',
+        name: 'holidays',
+        label: 'Días festivos',
+        initial: (holidays) => (Array.isArray(holidays) ? holidays : []),
+        toPayload: (holidays) => holidays,
+        render: (props) => createElement(HolidaysEditor, props),
+      },
+      statusField,
+    ],
+  }),
+  [paths.slaPolicies]: defineResource({
+    resource: 'sla-policies',
+    section: SECTIONS.slaPolicies,
+    title: 'Acuerdos de servicio',
+    singular: 'acuerdo de servicio',
+    modalSize: 'lg',
+    formColumns: 2,
+    columns: [
+      nameColumn,
+      { header: 'Prioridad', render: (r) => r.priority_type?.name ?? '' },
+      { header: 'Área', render: (r) => r.area?.name ?? ANY },
+      { header: 'Calendario', render: (r) => r.calendar?.name ?? '' },
+      { header: 'Primera respuesta', render: (r) => targetText(r.first_response_minutes) },
+      { header: 'Resolución', render: (r) => targetText(r.resolution_minutes) },
+    ],
+    fields: [
+      { ...nameField, rule: 'alphanumeric' },
+      { kind: 'select', name: 'priority_type_id', label: 'Prioridad', source: 'priority-types', required: true },
+      // No area: the policy applies to any area (one with the ticket's area wins over it).
+      { kind: 'select', name: 'area_id', label: 'Área', source: 'areas', noneLabel: ANY },
+      { kind: 'select', name: 'calendar_id', label: 'Calendario', source: 'business-calendars', required: true },
+      targetField('first_response_minutes', 'Primera respuesta (tiempo hábil)'),
+      targetField('resolution_minutes', 'Resolución (tiempo hábil)'),
+      statusField,
+    ],
+  }),
   [paths.routingRules]: defineResource({
     resource: 'routing-rules',
     section: SECTIONS.routingRules,

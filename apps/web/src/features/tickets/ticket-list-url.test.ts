@@ -29,4 +29,11 @@ describe('ticket list URL', () => {
     expect(nextSort({ by: 'priority', dir: 'desc' }, 'priority')).toEqual({ by: 'priority', dir: 'asc' });
     expect(nextSort({ by: 'id', dir: 'desc' }, 'name')).toEqual({ by: 'name', dir: 'asc' });
   });
+
+  it('sorts by a due date through the URL, the soonest first on a header click', () => {
+    expect(sortFromUrl('resolution_due_at:asc')).toEqual({ by: 'resolution_due_at', dir: 'asc' });
+    expect(sortFromUrl('first_response_due_at:desc')).toEqual({ by: 'first_response_due_at', dir: 'desc' });
+    expect(sortToUrl({ by: 'resolution_due_at', dir: 'asc' })).toBe('resolution_due_at:asc');
+    expect(nextSort({ by: 'id', dir: 'desc' }, 'resolution_due_at')).toEqual({ by: 'resolution_due_at', dir: 'asc' });
+  });
 });

@@ -141,10 +141,13 @@ export function sortFromUrl(text: string | null): TTicketSort {
 export const sortToUrl = (sort: TTicketSort) =>
   sort.by === DEFAULT_TICKET_SORT.by && sort.dir === DEFAULT_TICKET_SORT.dir ? null : `${sort.by}:${sort.dir}`;
 
-/** A click on a sortable header: the same column flips direction, another starts descending (text ascending). */
+/** Sorts that start ascending: text, and the due dates (the soonest first). */
+const ascendingFirst: readonly TicketSortColumn[] = ['name', 'first_response_due_at', 'resolution_due_at'];
+
+/** A click on a sortable header: the same column flips direction, another starts descending (text and due dates ascending). */
 export function nextSort(current: TTicketSort, by: TicketSortColumn): TTicketSort {
   if (current.by === by) return { by, dir: current.dir === 'asc' ? 'desc' : 'asc' };
-  return { by, dir: by === 'name' ? 'asc' : 'desc' };
+  return { by, dir: ascendingFirst.includes(by) ? 'asc' : 'desc' };
 }
 
 export const activeFilterCount = (filters: TTicketFiltersInput) =>

@@ -60,6 +60,8 @@ const sortLabels: Record<TicketSortColumn, string> = {
   group: 'Grupo',
   created: 'Creación',
   updated: 'Última actualización',
+  first_response_due_at: 'Vence primera respuesta',
+  resolution_due_at: 'Vence resolución',
 };
 
 /** The order as a control of its own: cards have no headers, and narrow tables hide some columns. */

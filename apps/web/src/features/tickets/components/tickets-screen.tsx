@@ -93,7 +93,12 @@ export function TicketsScreen({ kind, section, title }: { kind: TicketListKind; 
       sortKey: 'status',
       render: (t) => <TicketStatusBadge name={t.status_tickets.name} stage={t.status_tickets.stage} />,
     },
-    { header: 'SLA', width: 110, render: (t) => <SlaBadge state={t.sla_state} /> },
+    {
+      header: 'SLA',
+      width: 110,
+      sortKey: 'resolution_due_at',
+      render: (t) => <SlaBadge state={t.sla_state} />,
+    },
     {
       header: 'Proyecto',
       width: 130,
