@@ -80,11 +80,33 @@ export interface SlaPoliciesTable extends NamedCatalogTable {
   resolution_minutes: number;
 }
 
-/** One alert sent per ticket and threshold. */
+/** One alert per ticket and threshold: due at `notify_at` (the calendar open), delivered at `sent_at`. */
 export interface SlaAlertsTable {
   ticket_id: number;
   threshold: 'at_risk' | 'breached';
-  sent_at: Timestamp;
+  notify_at: Timestamp;
+  sent_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** The Tablero's SLA outcomes per decision day (db/ticket-report-derivations.ts). */
+export interface TicketReportSlaDailyTable {
+  day: string;
+  area_id: number;
+  project_id: number;
+  shard: number;
+  resolution_met: number;
+  resolution_breached: number;
+  response_met: number;
+  response_breached: number;
+}
+
+/** Tickets not resolved at risk or overdue now, per area, project and state. */
+export interface TicketReportSlaNowTable {
+  area_id: number;
+  project_id: number;
+  sla_state: 'at_risk' | 'breached';
+  shard: number;
+  n: number;
 }
 
 export interface UsersTable {
@@ -143,6 +165,8 @@ export interface TicketsTable {
   /** The start of the pause under way. */
   sla_paused_at: Generated<string | null>;
   sla_state: Generated<SlaState>;
+  /** The last SLA threshold alerted: 0 none, 1 `Por vencer`, 2 `Vencido` (modules/sla/sla-alerts.ts). */
+  sla_alerted: Generated<number>;
 }
 
 /** Per-stage ticket counters, maintained by triggers (db/ticket-derivations.ts). */
@@ -363,6 +387,8 @@ export interface DB {
   ticket_words: { word: string };
   ticket_report_now: TicketReportNowTable;
   ticket_report_daily: TicketReportDailyTable;
+  ticket_report_sla_daily: TicketReportSlaDailyTable;
+  ticket_report_sla_now: TicketReportSlaNowTable;
   ticket_closures: TicketClosuresTable;
   ticket_events: TicketEventsTable;
   ticket_links: TicketLinksTable;
