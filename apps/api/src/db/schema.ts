@@ -165,8 +165,8 @@ export interface TicketsTable {
   /** The start of the pause under way. */
   sla_paused_at: Generated<string | null>;
   sla_state: Generated<SlaState>;
-  /** The last SLA threshold alerted: 0 none, 1 `Por vencer`, 2 `Vencido` (modules/sla/sla-alerts.ts). */
-  sla_alerted: Generated<number>;
+  // `sla_alerted` (0032), the last SLA threshold alerted, is read and written only by the alert
+  // sweep's SQL (modules/sla/sla-alerts.repository.ts), so ticket reads never carry it.
 }
 
 /** Per-stage ticket counters, maintained by triggers (db/ticket-derivations.ts). */
