@@ -40,27 +40,33 @@ const dueColumns = sql.raw('a.ticket_id, a.threshold, t.user_assigned_id, t.area
 
 type Columns = RawBuilder<unknown>;
 
+/** Names the index a search reads: SQLite is told (`indexed by`), PostgreSQL's planner finds it. */
+type Hint = (index: string) => RawBuilder<unknown>;
+
 /**
  * The sweep's searches. Each reads a partial index by its leading instant, with the index's
- * predicate written literally so both planners can use it (migrations 0019 and 0032).
+ * predicate written literally so both planners can use it (migrations 0019 and 0032). SQLite
+ * is named the index: without statistics it may prefer `tickets_sla_state_due_idx` and sort every
+ * `ok` ticket.
  */
 const searches = {
-  staleOk: (columns: Columns, now: string, limit: number) =>
-    sql<SweptTicket>`select ${columns} from tickets
+  staleOk: (columns: Columns, now: string, limit: number, hint: Hint) =>
+    sql<SweptTicket>`select ${columns} from tickets ${hint('tickets_sla_risk_sweep_idx')}
       where sla_state = 'ok' and sla_at_risk_at <= ${now} order by sla_at_risk_at limit ${limit}`,
-  staleDue: (columns: Columns, now: string, limit: number) =>
-    sql<SweptTicket>`select ${columns} from tickets
+  staleDue: (columns: Columns, now: string, limit: number, hint: Hint) =>
+    sql<SweptTicket>`select ${columns} from tickets ${hint('tickets_sla_breach_sweep_idx')}
       where sla_state in ('ok', 'at_risk') and resolution_due_at <= ${now} order by resolution_due_at limit ${limit}`,
-  unalertedAtRisk: (columns: Columns, now: string, limit: number) =>
-    sql<SweptTicket>`select ${columns} from tickets
+  unalertedAtRisk: (columns: Columns, now: string, limit: number, hint: Hint) =>
+    sql<SweptTicket>`select ${columns} from tickets ${hint('tickets_sla_risk_alert_idx')}
       where sla_alerted = 0 and resolved_at is null and sla_paused_at is null and sla_at_risk_at <= ${now}
       order by sla_at_risk_at limit ${limit}`,
-  unalertedDue: (columns: Columns, now: string, limit: number) =>
-    sql<SweptTicket>`select ${columns} from tickets
+  unalertedDue: (columns: Columns, now: string, limit: number, hint: Hint) =>
+    sql<SweptTicket>`select ${columns} from tickets ${hint('tickets_sla_breach_alert_idx')}
       where sla_alerted < 2 and resolved_at is null and sla_paused_at is null and resolution_due_at <= ${now}
       order by resolution_due_at limit ${limit}`,
-  due: (columns: Columns, now: string, limit: number) =>
-    sql<DueAlert>`select ${columns} from sla_alerts a join tickets t on t.id = a.ticket_id
+  due: (columns: Columns, now: string, limit: number, hint: Hint) =>
+    sql<DueAlert>`select ${columns} from sla_alerts a ${hint('sla_alerts_pending_idx')}
+      join tickets t on t.id = a.ticket_id
       where a.sent_at is null and a.notify_at <= ${now} order by a.notify_at limit ${limit}`,
 };
 export type SlaSweepSearch = keyof typeof searches;
@@ -73,6 +79,7 @@ export type SlaSweepSearch = keyof typeof searches;
 export function createSlaAlertsRepository(database: Database) {
   const { dialect } = database;
   const rows = async <T>(query: RawBuilder<T>, trx: Kysely<DB>) => (await query.execute(trx)).rows;
+  const hint: Hint = (index) => (dialect === 'postgres' ? sql`` : sql.raw(`indexed by ${index}`));
 
   return {
     /**
@@ -87,15 +94,15 @@ export function createSlaAlertsRepository(database: Database) {
     },
 
     /** Tickets stored `ok` whose at-risk instant has passed (index tickets_sla_risk_sweep_idx). */
-    staleOk: (now: string, limit: number, trx: Kysely<DB>) => rows(searches.staleOk(sweptColumns, now, limit), trx),
+    staleOk: (now: string, limit: number, trx: Kysely<DB>) => rows(searches.staleOk(sweptColumns, now, limit, hint), trx),
     /** Tickets stored `ok` or `at_risk` whose resolution due date has passed (tickets_sla_breach_sweep_idx). */
-    staleDue: (now: string, limit: number, trx: Kysely<DB>) => rows(searches.staleDue(sweptColumns, now, limit), trx),
+    staleDue: (now: string, limit: number, trx: Kysely<DB>) => rows(searches.staleDue(sweptColumns, now, limit, hint), trx),
     /** Running tickets past their at-risk instant with no alert yet (tickets_sla_risk_alert_idx). */
     unalertedAtRisk: (now: string, limit: number, trx: Kysely<DB>) =>
-      rows(searches.unalertedAtRisk(sweptColumns, now, limit), trx),
+      rows(searches.unalertedAtRisk(sweptColumns, now, limit, hint), trx),
     /** Running tickets past their due date with no `Vencido` alert yet (tickets_sla_breach_alert_idx). */
     unalertedDue: (now: string, limit: number, trx: Kysely<DB>) =>
-      rows(searches.unalertedDue(sweptColumns, now, limit), trx),
+      rows(searches.unalertedDue(sweptColumns, now, limit, hint), trx),
 
     /** Moves a ticket's stored state, unless a writer moved it meanwhile; whether it moved. */
     async moveState(id: number, from: SlaState, to: SlaState, trx: Kysely<DB>): Promise<boolean> {
@@ -141,7 +148,7 @@ export function createSlaAlertsRepository(database: Database) {
     },
 
     /** Pending alerts due by `now`, oldest first (sla_alerts_pending_idx). */
-    due: (now: string, limit: number, trx: Kysely<DB>) => rows(searches.due(dueColumns, now, limit), trx),
+    due: (now: string, limit: number, trx: Kysely<DB>) => rows(searches.due(dueColumns, now, limit, hint), trx),
 
     /** Marks an alert delivered; false when another sweep already did. */
     async markSent(ticketId: number, threshold: SlaThreshold, at: string, trx: Kysely<DB>): Promise<boolean> {
@@ -169,12 +176,18 @@ export function createSlaAlertsRepository(database: Database) {
       return found.map((u) => u.id);
     },
 
-    /** The plan of one of the sweep's searches, for the tests that hold it to its index. */
-    async explain(search: keyof typeof searches, now: string): Promise<string> {
-      const query = searches[search](sql.raw('1'), now, 100);
-      const plan = await (dialect === 'postgres' ? sql`explain ${query}` : sql`explain query plan ${query}`).execute(
-        database.db,
-      );
+    /**
+     * The plan of one of the sweep's searches, for the tests that hold it to its index. On
+     * PostgreSQL sequential scans are priced out first, as a large table prices them: a test
+     * database is small enough for the planner to read it whole.
+     */
+    async explain(search: SlaSweepSearch, now: string): Promise<string> {
+      const query = searches[search](sql.raw('1'), now, 100, hint);
+      const plan = await database.db.transaction().execute(async (trx) => {
+        if (dialect !== 'postgres') return sql`explain query plan ${query}`.execute(trx);
+        await sql`set local enable_seqscan = off`.execute(trx);
+        return sql`explain ${query}`.execute(trx);
+      });
       return (plan.rows as Record<string, unknown>[])
         .map((r) => String(r['QUERY PLAN'] ?? r['detail'] ?? JSON.stringify(r)))
         .join('\n');
