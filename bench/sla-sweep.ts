@@ -79,7 +79,6 @@ async function spreadDueDates(database: ReturnType<typeof createDatabase>, now: 
 async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
   let dbName: string | undefined;
   let databaseUrl: string | undefined;
-  const sqliteFile = path.join(work, `${dialect}.sqlite`);
   if (dialect === 'postgres') {
     dbName = `portal_sla_sweep_bench_${process.pid}`;
     const admin = new pg.Client({ connectionString: adminUrl });

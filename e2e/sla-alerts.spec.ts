@@ -76,9 +76,9 @@ test('the supervisor is warned in the bell as an unassigned ticket of their area
   await page.goto('/tickets');
   await page.getByRole('button', { name: /^Notificaciones:/ }).click();
   const items = page.getByTestId('notification-dropdown').getByTestId('notification-item');
-  await expect(items.filter({ hasText: `Ticket #${id}` }).filter({ hasText: 'El SLA del ticket está vencido' })).toHaveCount(
-    1,
-  );
+  await expect(
+    items.filter({ hasText: `Ticket #${id}` }).filter({ hasText: 'El SLA del ticket está vencido' }),
+  ).toHaveCount(1);
   await expect(
     items.filter({ hasText: `Ticket #${id}` }).filter({ hasText: 'El SLA del ticket está por vencer' }),
   ).toHaveCount(1);

@@ -480,7 +480,10 @@ describe.each(dialects)('dashboard summary on %s', (dialect) => {
         expect(data.totals.sla_at_risk_now).toBeGreaterThan(5);
         expect(data.totals.sla_breached_now).toBeGreaterThan(5);
         for (const k of ['resolution_met', 'resolution_breached', 'response_met', 'response_breached'] as const) {
-          expect(data.sla_weekly.reduce((sum, w) => sum + w[k], 0), k).toBeGreaterThan(5);
+          expect(
+            data.sla_weekly.reduce((sum, w) => sum + w[k], 0),
+            k,
+          ).toBeGreaterThan(5);
         }
       }
     });

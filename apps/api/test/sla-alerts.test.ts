@@ -114,7 +114,11 @@ describe.each(dialects)('SLA alerts on %s', (dialect) => {
     expect(saved.statusCode, saved.body).toBe(200);
     const id = await create();
     now = mx('2026-11-18T12:30');
-    const body = { ...ticketBody('Montacargas sin frenos', 'Urgente'), priority_type_id: URGENTE, status_id: EN_PROGRESO };
+    const body = {
+      ...ticketBody('Montacargas sin frenos', 'Urgente'),
+      priority_type_id: URGENTE,
+      status_id: EN_PROGRESO,
+    };
     expect((await t.call(supervisor, 'PUT', `/api/tickets/update/${id}`, body)).statusCode).toBe(200);
     expect(await stateOf(id)).toBe('at_risk');
     await sweep();
@@ -174,7 +178,9 @@ describe.each(dialects)('SLA alerts on %s', (dialect) => {
     for (const [search, index] of Object.entries(indexes)) {
       const plan = await t.services.slaAlerts.explain(search as keyof typeof indexes, new Date(now).toISOString());
       expect(plan, search).toContain(index);
-      expect(plan, search).not.toMatch(dialect === 'postgres' ? /Seq Scan/ : /SCAN (tickets|sla_alerts|a|t)(?! USING)\b/);
+      expect(plan, search).not.toMatch(
+        dialect === 'postgres' ? /Seq Scan/ : /SCAN (tickets|sla_alerts|a|t)(?! USING)\b/,
+      );
     }
   });
 

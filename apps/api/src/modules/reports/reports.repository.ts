@@ -29,11 +29,7 @@ function medianOf(values: Float64Array): number | null {
 }
 
 type Filtered =
-  | 'ticket_report_now'
-  | 'ticket_report_daily'
-  | 'ticket_closures'
-  | 'ticket_report_sla_daily'
-  | 'ticket_report_sla_now';
+  'ticket_report_now' | 'ticket_report_daily' | 'ticket_closures' | 'ticket_report_sla_daily' | 'ticket_report_sla_now';
 
 /** SLA outcomes of one day. */
 export interface SlaDay {

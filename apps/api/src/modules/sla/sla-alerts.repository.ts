@@ -94,9 +94,11 @@ export function createSlaAlertsRepository(database: Database) {
     },
 
     /** Tickets stored `ok` whose at-risk instant has passed (index tickets_sla_risk_sweep_idx). */
-    staleOk: (now: string, limit: number, trx: Kysely<DB>) => rows(searches.staleOk(sweptColumns, now, limit, hint), trx),
+    staleOk: (now: string, limit: number, trx: Kysely<DB>) =>
+      rows(searches.staleOk(sweptColumns, now, limit, hint), trx),
     /** Tickets stored `ok` or `at_risk` whose resolution due date has passed (tickets_sla_breach_sweep_idx). */
-    staleDue: (now: string, limit: number, trx: Kysely<DB>) => rows(searches.staleDue(sweptColumns, now, limit, hint), trx),
+    staleDue: (now: string, limit: number, trx: Kysely<DB>) =>
+      rows(searches.staleDue(sweptColumns, now, limit, hint), trx),
     /** Running tickets past their at-risk instant with no alert yet (tickets_sla_risk_alert_idx). */
     unalertedAtRisk: (now: string, limit: number, trx: Kysely<DB>) =>
       rows(searches.unalertedAtRisk(sweptColumns, now, limit, hint), trx),
