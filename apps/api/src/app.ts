@@ -72,8 +72,12 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
 
   const services = createServices(config, database, app.log);
   // Every process sends the outbox; their claims never overlap (modules/mail).
-  app.addHook('onReady', async () => services.mailWorker.start());
+  app.addHook('onReady', async () => {
+    services.mailWorker.start();
+    services.slaAlerts.start();
+  });
   app.addHook('onClose', async () => {
+    await services.slaAlerts.stop();
     await services.mailWorker.stop();
     await services.audit.flushAnonymous().catch((err: unknown) => app.log.error({ err }, 'audit flush failed'));
     await services.limiter.close();

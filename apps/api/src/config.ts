@@ -34,6 +34,7 @@ const ZEnv = z.object({
     .or(z.literal('').transform(() => undefined)),
   MAIL_POLL_MS: z.coerce.number().int().min(10).default(1000),
   MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).default(15_000),
+  SLA_SWEEP_MS: z.coerce.number().int().min(0).default(30_000),
   REDIS_URL: z.string().optional(),
   SEED_DEMO: z.enum(['0', '1']).default('1'),
   ADMIN_PASSWORD: z.string().optional(),
@@ -115,6 +116,8 @@ export interface Config {
   publicUrl: string;
   /** How often the mail outbox is read when nothing woke it, and its first retry's delay (doubling). */
   mailPollMs: number;
+  /** Between two SLA alert sweeps in each process; 0: none (modules/sla/sla-alerts.ts). */
+  slaSweepMs: number;
   mailRetryBaseMs: number;
   redisUrl: string | undefined;
   seedDemo: boolean;
@@ -170,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailReplyAddress: e.MAIL_REPLY_ADDRESS,
     publicUrl: e.PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? 'localhost' : e.HOST}:${e.PORT}`,
     mailPollMs: e.MAIL_POLL_MS,
+    slaSweepMs: e.SLA_SWEEP_MS,
     mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
     redisUrl: e.REDIS_URL || undefined,
     seedDemo: e.SEED_DEMO === '1',

@@ -39,6 +39,7 @@ import { createTicketLinksRepository } from './modules/ticket-links/ticket-links
 import { createTicketLinksService } from './modules/ticket-links/ticket-links.service.ts';
 import { createTicketsService } from './modules/tickets/tickets.service.ts';
 import { createSlaRepository } from './modules/sla/sla.repository.ts';
+import { createSlaAlertSweep } from './modules/sla/sla-alerts.ts';
 import { createMailNotifier } from './modules/mail/mail-notifier.ts';
 import { createMailOutboxRepository } from './modules/mail/mail-outbox.repository.ts';
 import { createMailOutboxWorker } from './modules/mail/mail-outbox.worker.ts';
@@ -122,6 +123,15 @@ export function createServices(config: Config, database: Database, log: MailLog 
   const sla = createSlaRepository(database, bus);
   // The time SLA clocks and alerts read; tests set `clock.now` to move it.
   const clock = { now: (): number => Date.now() };
+  // Every process sweeps; one at a time holds the round (modules/sla/sla-alerts.ts).
+  const slaAlerts = createSlaAlertSweep({
+    database,
+    sla,
+    notifications,
+    now: () => clock.now(),
+    intervalMs: config.slaSweepMs,
+    log,
+  });
   const ticketLinksRepository = createTicketLinksRepository(database);
   const tickets = createTicketsService({
     database,
@@ -217,6 +227,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     listAnswerCounts,
     clock,
     sla,
+    slaAlerts,
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -98,6 +98,8 @@ export async function createTestApp(dialect: TestDialect, env: Record<string, st
     JWT_SECRET: 'test-secret-0123456789-0123456789-0123456789',
     LOG_LEVEL: 'silent',
     WEB_DIST: path.join(dataDir, 'no-web'),
+    // Tests that move the clock sweep SLA alerts themselves (services.slaAlerts.runOnce).
+    SLA_SWEEP_MS: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });

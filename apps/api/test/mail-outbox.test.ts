@@ -148,7 +148,7 @@ describe.each(dialects)('notification mails through the outbox on %s', (dialect)
     const supervisor = await t.login('supervisor');
     const supervisorId = await userId(t, 'supervisor');
     const saved = await t.call(supervisor, 'PUT', '/api/users/notification-preferences', {
-      channels: { assigned: 'email', status_changed: 'portal', activity_added: 'portal' },
+      channels: { assigned: 'email', status_changed: 'portal', activity_added: 'portal', sla: 'both' },
       rhythm: 'hourly',
     });
     expect(saved.statusCode, saved.body).toBe(200);

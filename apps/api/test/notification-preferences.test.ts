@@ -32,7 +32,7 @@ describe.each(dialects)('notification preferences on %s', (dialect) => {
 
   it("saves the caller's own choices, which then decide where an event goes", async () => {
     const choices = {
-      channels: { assigned: 'none', status_changed: 'portal', activity_added: 'email' },
+      channels: { assigned: 'none', status_changed: 'portal', activity_added: 'email', sla: 'portal' },
       rhythm: 'immediate',
     };
     const res = await t.call(admin, 'PUT', URL, choices);

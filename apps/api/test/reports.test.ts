@@ -25,6 +25,34 @@ interface TicketRow {
   user_assigned_id: number | null;
   created_at: string;
   updated_at: string;
+  sla_state?: 'none' | 'ok' | 'at_risk' | 'breached' | 'met' | 'paused';
+  resolution_due_at?: string | null;
+  resolved_at?: string | null;
+  first_response_due_at?: string | null;
+  first_responded_at?: string | null;
+}
+
+/**
+ * A ticket's SLA outcomes as the Tablero counts them: its resolution once decided (met on the
+ * day resolved in time; breached on its due date, resolved late or still overdue) and its first
+ * response once given (on the earlier of the response and its due date).
+ */
+function slaOutcomes(t: TicketRow) {
+  const out: { day: string; kind: 'resolution_met' | 'resolution_breached' | 'response_met' | 'response_breached' }[] =
+    [];
+  const due = t.resolution_due_at ?? null;
+  const resolved = t.resolved_at ?? null;
+  if (due !== null && (resolved !== null || t.sla_state === 'breached')) {
+    const met = resolved !== null && ms(resolved) <= ms(due);
+    out.push({ day: (met ? resolved : due).slice(0, 10), kind: met ? 'resolution_met' : 'resolution_breached' });
+  }
+  const responseDue = t.first_response_due_at ?? null;
+  const responded = t.first_responded_at ?? null;
+  if (responseDue !== null && responded !== null) {
+    const met = ms(responded) <= ms(responseDue);
+    out.push({ day: (met ? responded : responseDue).slice(0, 10), kind: met ? 'response_met' : 'response_breached' });
+  }
+  return out;
 }
 
 interface Filter {
@@ -82,6 +110,13 @@ function recount(tickets: TicketRow[], closedAt: Map<number, string>, f: Filter)
       created: rows.filter((t) => inRange(t.created_at)).length,
       closed: closures.length,
       median_close_seconds: median(closures.map((c) => c.seconds)),
+      sla_at_risk_now: rows.filter((t) => t.sla_state === 'at_risk').length,
+      sla_breached_now: rows.filter((t) => t.sla_state === 'breached' && (t.resolved_at ?? null) === null).length,
+    },
+    slaOn: (day: string) => {
+      const sums = { resolution_met: 0, resolution_breached: 0, response_met: 0, response_breached: 0 };
+      for (const t of rows) for (const o of slaOutcomes(t)) if (o.day === day) sums[o.kind] += 1;
+      return sums;
     },
     byPriority: countBy(notClosed, (t) => t.priority_type_id),
     byArea: countBy(notClosed, (t) => t.area_id),
@@ -125,6 +160,11 @@ describe.each(dialects)('dashboard summary on %s', (dialect) => {
         'user_assigned_id',
         'created_at',
         'updated_at',
+        'sla_state',
+        'resolution_due_at',
+        'resolved_at',
+        'first_response_due_at',
+        'first_responded_at',
       ])
       .execute() as Promise<TicketRow[]>;
 
@@ -177,6 +217,20 @@ describe.each(dialects)('dashboard summary on %s', (dialect) => {
       expect(new Date(`${day}T00:00:00Z`).getUTCDay() === 1 || day === addDays(f.to, 1)).toBe(true);
     }
     expect(day).toBe(addDays(f.to, 1));
+    // SLA outcomes on the same weeks.
+    expect(data.sla_weekly.map((w) => w.week_start)).toEqual(data.weekly.map((w) => w.week_start));
+    day = f.from;
+    for (const [i, week] of data.sla_weekly.entries()) {
+      const sums = { resolution_met: 0, resolution_breached: 0, response_met: 0, response_breached: 0 };
+      for (let d = 0; d < data.weekly[i]!.days; d++, day = addDays(day, 1)) {
+        const on = expected.slaOn(day);
+        for (const k of Object.keys(sums) as (keyof typeof sums)[]) sums[k] += on[k];
+      }
+      expect({ ...week, week_start: undefined }, `${label} SLA ${week.week_start}`).toEqual({
+        ...sums,
+        week_start: undefined,
+      });
+    }
     return data;
   }
 
@@ -319,6 +373,18 @@ describe.each(dialects)('dashboard summary on %s', (dialect) => {
       const when = (from: number, maxDays: number) =>
         from + Math.floor((next() * maxDays * DAY) / 1000) * 1000 + (next() < 0.3 ? Math.floor(next() * 1000) : 0);
 
+      const slaStates = ['ok', 'at_risk', 'breached', 'met', 'paused'] as const;
+      /** Random SLA columns of a ticket created at `created` (none for some). */
+      const randomSla = (created: number): Partial<TicketRow> =>
+        next() < 0.25
+          ? {}
+          : {
+              sla_state: pick(slaStates),
+              resolution_due_at: at(when(created, 10)),
+              first_response_due_at: at(when(created, 2)),
+              resolved_at: next() < 0.4 ? at(when(created, 12)) : null,
+              first_responded_at: next() < 0.5 ? at(when(created, 3)) : null,
+            };
       const ids: number[] = [];
       for (let i = 0; i < 160; i++) {
         const created = when(base, spanDays);
@@ -331,6 +397,7 @@ describe.each(dialects)('dashboard summary on %s', (dialect) => {
             user_assigned_id: pick(assignees),
             created_at: at(created),
             updated_at: at(created + Math.floor(next() * 5 * DAY)),
+            ...randomSla(created),
           }),
         );
       }
@@ -381,8 +448,9 @@ describe.each(dialects)('dashboard summary on %s', (dialect) => {
         const r = next();
         if (r < 0.5) await updateTicket(id, time, { status_id: pick(statusIds) });
         else if (r < 0.75) await updateTicket(id, time, { user_assigned_id: pick(assignees) });
-        else if (r < 0.9) await updateTicket(id, time, { area_id: pick(areas), project_id: pick(projects) });
-        else await updateTicket(id, time, { priority_type_id: pick([1, 2, 3, 4]) });
+        else if (r < 0.85) await updateTicket(id, time, { area_id: pick(areas), project_id: pick(projects) });
+        else if (r < 0.9) await updateTicket(id, time, { priority_type_id: pick([1, 2, 3, 4]) });
+        else await updateTicket(id, time, randomSla(ms(row.created_at)));
       }
       // A few tickets removed.
       for (const id of ids.slice(0, 3)) {
@@ -406,7 +474,18 @@ describe.each(dialects)('dashboard summary on %s', (dialect) => {
 
     it.each(filters)('%j', async (f) => {
       const data = await expectRecount(f);
-      if (f.from === '2025-02-01') expect(data.totals.closed).toBeGreaterThan(50);
+      if (f.from === '2025-02-01') {
+        expect(data.totals.closed).toBeGreaterThan(50);
+        // Every SLA figure is exercised.
+        expect(data.totals.sla_at_risk_now).toBeGreaterThan(5);
+        expect(data.totals.sla_breached_now).toBeGreaterThan(5);
+        for (const k of ['resolution_met', 'resolution_breached', 'response_met', 'response_breached'] as const) {
+          expect(
+            data.sla_weekly.reduce((sum, w) => sum + w[k], 0),
+            k,
+          ).toBeGreaterThan(5);
+        }
+      }
     });
 
     it('counts the edges of the range: from 00:00 and to 23:59:59.999 (UTC) in, a millisecond beyond out', async () => {
@@ -430,6 +509,8 @@ describe.each(dialects)('dashboard summary on %s', (dialect) => {
       const before = (await summary(supervisor, { from: '2025-02-01', to: '2025-12-31' })).json().data;
       await sql`update ticket_report_daily set closed = closed + 5`.execute(db());
       await sql`delete from ticket_report_now`.execute(db());
+      await sql`update ticket_report_sla_daily set resolution_met = resolution_met + 3`.execute(db());
+      await sql`delete from ticket_report_sla_now`.execute(db());
       await rebuildTicketReportDerivations(db() as unknown as Kysely<unknown>, dialect);
       expect((await summary(supervisor, { from: '2025-02-01', to: '2025-12-31' })).json().data).toEqual(before);
       await expectRecount({ from: '2025-04-01', to: '2025-04-30' });

@@ -91,6 +91,8 @@ export const NOTIFICATION_TEXT = {
   assigned: 'Se te ha asignado un nuevo ticket',
   activityAdded: 'Se registró una nueva actividad en tu ticket',
   statusChanged: 'Cambió el estado de tu ticket',
+  slaAtRisk: 'El SLA del ticket está por vencer',
+  slaBreached: 'El SLA del ticket está vencido',
   title: (ticketId: number) => `Ticket #${ticketId}`,
   viewed: 'Notificaciones marcadas como vistas.',
   read: 'Notificaciones marcadas como leídas.',

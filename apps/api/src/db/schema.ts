@@ -80,11 +80,33 @@ export interface SlaPoliciesTable extends NamedCatalogTable {
   resolution_minutes: number;
 }
 
-/** One alert sent per ticket and threshold. */
+/** One alert per ticket and threshold: due at `notify_at` (the calendar open), delivered at `sent_at`. */
 export interface SlaAlertsTable {
   ticket_id: number;
   threshold: 'at_risk' | 'breached';
-  sent_at: Timestamp;
+  notify_at: Timestamp;
+  sent_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** The Tablero's SLA outcomes per decision day (db/ticket-report-derivations.ts). */
+export interface TicketReportSlaDailyTable {
+  day: string;
+  area_id: number;
+  project_id: number;
+  shard: number;
+  resolution_met: number;
+  resolution_breached: number;
+  response_met: number;
+  response_breached: number;
+}
+
+/** Tickets not resolved at risk or overdue now, per area, project and state. */
+export interface TicketReportSlaNowTable {
+  area_id: number;
+  project_id: number;
+  sla_state: 'at_risk' | 'breached';
+  shard: number;
+  n: number;
 }
 
 export interface UsersTable {
@@ -146,6 +168,8 @@ export interface TicketsTable {
   /** The start of the pause under way. */
   sla_paused_at: Generated<string | null>;
   sla_state: Generated<SlaState>;
+  // `sla_alerted` (0032), the last SLA threshold alerted, is read and written only by the alert
+  // sweep's SQL (modules/sla/sla-alerts.repository.ts), so ticket reads never carry it.
 }
 
 /** Per-stage ticket counters, maintained by triggers (db/ticket-derivations.ts). */
@@ -366,6 +390,8 @@ export interface DB {
   ticket_words: { word: string };
   ticket_report_now: TicketReportNowTable;
   ticket_report_daily: TicketReportDailyTable;
+  ticket_report_sla_daily: TicketReportSlaDailyTable;
+  ticket_report_sla_now: TicketReportSlaNowTable;
   ticket_closures: TicketClosuresTable;
   ticket_events: TicketEventsTable;
   ticket_links: TicketLinksTable;

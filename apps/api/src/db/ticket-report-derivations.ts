@@ -24,10 +24,22 @@ import { withTriggersOff, type TableTriggers } from './triggers.ts';
  * other's commit. Readers add the shards up; a single shard's row means nothing alone (a
  * rebuild or a move can leave it negative).
  *
+ * - the SLA figures (migration 0032): `ticket_report_sla_daily`, per decision day, area, project
+ *   and shard, resolutions met (on the day resolved) and breached (on the day they fell due,
+ *   resolved since or still overdue: `sla_state` breached) and first responses met or late (once
+ *   given, on the earlier of the response and its due date); `ticket_report_sla_now`, the tickets
+ *   not resolved `at_risk` or `breached` per area, project and state.
+ *
  * The closing instant is the one fact here the tickets row does not keep: a rebuild keeps
  * the `closed_at` of existing closures and takes `updated_at` for closed tickets without one.
  */
-export const REPORT_TABLES = ['ticket_report_now', 'ticket_report_daily', 'ticket_closures'] as const;
+export const REPORT_TABLES = [
+  'ticket_report_now',
+  'ticket_report_daily',
+  'ticket_closures',
+  'ticket_report_sla_daily',
+  'ticket_report_sla_now',
+] as const;
 
 export const REPORT_SHARDS = 8;
 
@@ -43,6 +55,11 @@ const reportTriggers: TableTriggers[] = [
   { table: 'tickets', names: ['tickets_report_insert', 'tickets_report_update', 'tickets_report_delete'] },
   closureTriggers,
 ];
+/** The SLA figures' triggers (migration 0032). */
+const slaReportTriggers: TableTriggers = {
+  table: 'tickets',
+  names: ['tickets_sla_report_insert', 'tickets_sla_report_update', 'tickets_sla_report_delete'],
+};
 
 // ---------------------------------------------------------------------------------------
 // SQLite: timestamps are ISO-8601 text in UTC (`…Z`), so the day is the first ten characters.
@@ -59,6 +76,35 @@ const pgSeconds = (closedAt: string, createdAt: string) =>
   `greatest(0, floor(extract(epoch from ${closedAt})) - floor(extract(epoch from ${createdAt})))::int`;
 
 // ---------------------------------------------------------------------------------------
+
+/** The SLA figures recounted from the tickets (as migration 0032 fills them). */
+function slaRebuild(dialect: Dialect): string[] {
+  const pg = dialect === 'postgres';
+  const day = pg ? pgDay : sqliteDay;
+  const least = pg ? 'least' : 'min';
+  const flag = (condition: string) => (pg ? `case when ${condition} then 1 else 0 end` : `(${condition})`);
+  const met = 'resolved_at is not null and resolved_at <= resolution_due_at';
+  return [
+    'delete from ticket_report_sla_daily',
+    `insert into ticket_report_sla_daily (day, area_id, project_id, shard, resolution_met, resolution_breached,
+       response_met, response_breached)
+     select d, area_id, project_id, shard, sum(rm), sum(rb), sum(fm), sum(fb) from (
+       select ${day(`${least}(coalesce(resolved_at, resolution_due_at), resolution_due_at)`)} as d, area_id, project_id,
+         ${shardOf('id')} as shard, ${flag(met)} as rm, 1 - ${flag(met)} as rb, 0 as fm, 0 as fb
+       from tickets where resolution_due_at is not null and (resolved_at is not null or sla_state = 'breached')
+       union all
+       select ${day(`${least}(first_responded_at, first_response_due_at)`)}, area_id, project_id, ${shardOf('id')}, 0, 0,
+         ${flag('first_responded_at <= first_response_due_at')}, ${flag('first_responded_at > first_response_due_at')}
+       from tickets where first_response_due_at is not null and first_responded_at is not null
+     ) x
+     group by d, area_id, project_id, shard`,
+    'delete from ticket_report_sla_now',
+    `insert into ticket_report_sla_now (area_id, project_id, sla_state, shard, n)
+     select area_id, project_id, sla_state, ${shardOf('id')}, count(*) from tickets
+     where sla_state = 'at_risk' or (sla_state = 'breached' and resolved_at is null)
+     group by area_id, project_id, sla_state, ${shardOf('id')}`,
+  ];
+}
 
 /**
  * Recomputes the report's figures from the tickets. Existing closures keep their
@@ -121,6 +167,7 @@ export async function rebuildTicketReportDerivations<T>(db: Kysely<T>, dialect: 
          group by d, area_id, project_id, shard`,
       )
       .execute(db);
+    for (const statement of slaRebuild(dialect)) await sql.raw(statement).execute(db);
   });
 }
 
@@ -135,7 +182,7 @@ export function withTicketReportDerivationsSuspended<T>(
   load: () => Promise<void>,
 ): () => Promise<void> {
   return () =>
-    withTriggersOff(db, dialect, reportTriggers, async () => {
+    withTriggersOff(db, dialect, [...reportTriggers, slaReportTriggers], async () => {
       try {
         await load();
       } finally {

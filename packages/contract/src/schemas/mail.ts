@@ -1,16 +1,18 @@
 import { z } from 'zod';
 
 /**
- * The events a person may be told about, each by a channel of their choice. Groups and SLAs add
- * theirs ('Ticket nuevo en la cola de mi grupo', 'SLA por vencer o vencido') when they exist.
+ * The events a person may be told about, each by a channel of their choice. `sla`: a ticket
+ * they answer for (assigned to them, or unassigned in the area they supervise) is at risk or
+ * overdue. Groups add theirs ('Ticket nuevo en la cola de mi grupo') when they exist.
  */
-export const notificationEvents = ['assigned', 'status_changed', 'activity_added'] as const;
+export const notificationEvents = ['assigned', 'status_changed', 'activity_added', 'sla'] as const;
 export type NotificationEvent = (typeof notificationEvents)[number];
 
 export const NOTIFICATION_EVENT_LABELS: Record<NotificationEvent, string> = {
   assigned: 'Se me asignó un ticket',
   status_changed: 'Cambió el estado de un ticket mío',
   activity_added: 'Nueva actividad en un ticket mío',
+  sla: 'SLA por vencer o vencido',
 };
 
 export const notificationChannels = ['portal', 'email', 'both', 'none'] as const;
@@ -23,11 +25,12 @@ export const NOTIFICATION_CHANNEL_LABELS: Record<NotificationChannel, string> = 
   none: 'Ninguno',
 };
 
-/** Without a choice of their own: assignments by both channels, the rest in the portal. */
+/** Without a choice of their own: assignments and SLA alerts by both channels, the rest in the portal. */
 export const DEFAULT_NOTIFICATION_CHANNELS: Record<NotificationEvent, NotificationChannel> = {
   assigned: 'both',
   status_changed: 'portal',
   activity_added: 'portal',
+  sla: 'both',
 };
 
 export const mailRhythms = ['immediate', 'hourly', 'daily'] as const;

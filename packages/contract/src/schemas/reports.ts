@@ -93,7 +93,25 @@ export const ZReportSummary = z.object({
     closed: z.number(),
     /** Median seconds from creation to closing of the tickets closed in the range; null when none. */
     median_close_seconds: z.number().nullable(),
+    /** Tickets not resolved whose SLA is at risk now (`Por vencer`). */
+    sla_at_risk_now: z.number(),
+    /** Tickets not resolved whose resolution due date has passed (`Vencidos`). */
+    sla_breached_now: z.number(),
   }),
+  /**
+   * SLA outcomes per week (same weeks as `weekly`), each on the day it was decided: a
+   * resolution met on the day it was resolved, breached on the day it fell due; a first
+   * response likewise, once the response happened.
+   */
+  sla_weekly: z.array(
+    z.object({
+      week_start: z.string(),
+      resolution_met: z.number(),
+      resolution_breached: z.number(),
+      response_met: z.number(),
+      response_breached: z.number(),
+    }),
+  ),
   /** Weeks from Monday to Sunday cut to the range: `week_start` is the Monday, or `from` for the first; `days` in the range. */
   weekly: z.array(z.object({ week_start: z.string(), days: z.number(), created: z.number(), closed: z.number() })),
   /** Tickets not closed, by stage (open, started). */

@@ -28,7 +28,17 @@ function medianOf(values: Float64Array): number | null {
   return values.length % 2 === 1 ? values[mid]! : (values[mid]! + values[mid + 1]!) / 2;
 }
 
-type Filtered = 'ticket_report_now' | 'ticket_report_daily' | 'ticket_closures';
+type Filtered =
+  'ticket_report_now' | 'ticket_report_daily' | 'ticket_closures' | 'ticket_report_sla_daily' | 'ticket_report_sla_now';
+
+/** SLA outcomes of one day. */
+export interface SlaDay {
+  day: string;
+  resolution_met: number;
+  resolution_breached: number;
+  response_met: number;
+  response_breached: number;
+}
 
 /** Reads the dashboard's maintained figures (db/ticket-report-derivations.ts); never the tickets. */
 export function createReportsRepository(database: Database) {
@@ -136,6 +146,44 @@ export function createReportsRepository(database: Database) {
         median: medianOf(all),
       };
     },
+
+    /** Tickets not resolved at risk and overdue now. */
+    async slaNow(filter: ReportFilter): Promise<{ at_risk: number; breached: number }> {
+      const rows = await db
+        .selectFrom('ticket_report_sla_now')
+        .where(byFilter(filter))
+        .groupBy('sla_state')
+        .select((eb) => ['sla_state', eb.fn.sum<number | string>('n').as('n')])
+        .execute();
+      const of = (state: string) => Number(rows.find((r) => r.sla_state === state)?.n ?? 0);
+      return { at_risk: of('at_risk'), breached: of('breached') };
+    },
+
+    /** SLA outcomes per decision day of the range (days without any omitted). */
+    slaDaily: (filter: ReportFilter): Promise<SlaDay[]> =>
+      db
+        .selectFrom('ticket_report_sla_daily')
+        .where('day', '>=', filter.from)
+        .where('day', '<=', filter.to)
+        .where(byFilter(filter))
+        .groupBy('day')
+        .select((eb) => [
+          'day',
+          eb.fn.sum<number | string>('resolution_met').as('resolution_met'),
+          eb.fn.sum<number | string>('resolution_breached').as('resolution_breached'),
+          eb.fn.sum<number | string>('response_met').as('response_met'),
+          eb.fn.sum<number | string>('response_breached').as('response_breached'),
+        ])
+        .execute()
+        .then((rows) =>
+          rows.map((r) => ({
+            day: r.day,
+            resolution_met: Number(r.resolution_met),
+            resolution_breached: Number(r.resolution_breached),
+            response_met: Number(r.response_met),
+            response_breached: Number(r.response_breached),
+          })),
+        ),
 
     /** Id and name of the records of a catalogue, the given ones or all. */
     names: (table: 'areas' | 'projects' | 'priority_types', ids?: number[]) =>

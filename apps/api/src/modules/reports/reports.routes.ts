@@ -16,7 +16,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
       schema: {
         tags: ['reports'],
         summary:
-          'Tablero: tickets abiertos, en proceso y sin asignar ahora; creados, cerrados y mediana de cierre en el rango; series semanales, por etapa, prioridad, área, proyecto y agente',
+          'Tablero: tickets abiertos, en proceso, sin asignar, por vencer y vencidos ahora; creados, cerrados y mediana de cierre en el rango; series semanales (también SLA a tiempo), por etapa, prioridad, área, proyecto y agente',
         querystring: ZReportSummaryQuery,
         response: { 200: ZReportSummaryResponse, ...errors },
       },

@@ -7,7 +7,7 @@ import {
   type TReportSummary,
 } from '@portal/contract';
 import { validationFailed } from '../../lib/http-error.ts';
-import type { ReportFilter, ReportsRepository } from './reports.repository.ts';
+import type { ReportFilter, ReportsRepository, SlaDay } from './reports.repository.ts';
 
 export interface SummaryQuery {
   from?: string | undefined;
@@ -50,6 +50,26 @@ function weeksOf(from: string, to: string, daily: { day: string; created: number
   return weeks;
 }
 
+/** SLA outcomes per week, on the same weeks as `weeksOf`. */
+function slaWeeksOf(from: string, to: string, daily: SlaDay[]) {
+  const byDay = new Map(daily.map((d) => [d.day, d]));
+  const weeks: TReportSummary['sla_weekly'] = [];
+  for (let day = from; day <= to; day = addDays(day, 1)) {
+    let week = weeks.at(-1);
+    if (!week || (mondayOf(day) > week.week_start && day === mondayOf(day))) {
+      week = { week_start: day, resolution_met: 0, resolution_breached: 0, response_met: 0, response_breached: 0 };
+      weeks.push(week);
+    }
+    const d = byDay.get(day);
+    if (!d) continue;
+    week.resolution_met += d.resolution_met;
+    week.resolution_breached += d.resolution_breached;
+    week.response_met += d.response_met;
+    week.response_breached += d.response_breached;
+  }
+  return weeks;
+}
+
 const fullName = (u: { name: string; last_name: string; second_last_name: string | null }) =>
   [u.name, u.last_name, u.second_last_name].filter(Boolean).join(' ');
 
@@ -83,12 +103,14 @@ export function createReportsService({ reports }: { reports: ReportsRepository }
         });
       }
 
-      const [backlog, perUser, daily, closures, priorities] = await Promise.all([
+      const [backlog, perUser, daily, closures, priorities, slaNow, slaDaily] = await Promise.all([
         reports.backlog(filter),
         reports.backlogPerUser(filter),
         reports.daily(filter),
         reports.closures(filter),
         reports.names('priority_types'),
+        reports.slaNow(filter),
+        reports.slaDaily(filter),
       ]);
 
       const stages = new Map<string, number>();
@@ -125,8 +147,11 @@ export function createReportsService({ reports }: { reports: ReportsRepository }
           created: daily.reduce((sum, d) => sum + d.created, 0),
           closed: daily.reduce((sum, d) => sum + d.closed, 0),
           median_close_seconds: closures.median,
+          sla_at_risk_now: slaNow.at_risk,
+          sla_breached_now: slaNow.breached,
         },
         weekly: weeksOf(from, to, daily),
+        sla_weekly: slaWeeksOf(from, to, slaDaily),
         backlog_by_stage: [
           { stage: 'open', count: stages.get('open') ?? 0 },
           { stage: 'started', count: stages.get('started') ?? 0 },

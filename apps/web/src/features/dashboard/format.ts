@@ -6,6 +6,12 @@ const longDay = new Intl.DateTimeFormat('es-MX', { day: 'numeric', month: 'long'
 
 export const formatCount = (n: number) => integer.format(n);
 
+/** The share met of the outcomes, 0–100 with no decimals; null without any outcome. */
+export const onTimeRate = (met: number, breached: number): number | null =>
+  met + breached === 0 ? null : Math.round((met * 100) / (met + breached));
+/** A rate as the dashboard reads it: '87 %'; '—' for none. */
+export const formatRate = (rate: number | null) => (rate === null ? '—' : `${integer.format(rate)} %`);
+
 const dateOf = (day: string) => new Date(`${day}T00:00:00Z`);
 /** `2025-01-06` → '6 ene' */
 export const formatShortDay = (day: string) => shortDay.format(dateOf(day)).replace('.', '');

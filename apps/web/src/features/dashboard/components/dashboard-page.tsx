@@ -14,9 +14,11 @@ import {
   formatCount,
   formatDuration,
   formatLongDay,
+  formatRate,
   formatShortDay,
   hoursOf,
   localDay,
+  onTimeRate,
   topWithOthers,
 } from '../format.ts';
 import { ChartCard, ExportCsvButton, FigureTable, sortRows, type FigureColumn, type SortState } from './chart-card.tsx';
@@ -126,6 +128,7 @@ export default function DashboardPage() {
         <Stack gap="md" style={{ opacity: summary.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
           <Headline data={data} />
           <WeeklyCard data={data} fileSuffix={fileSuffix} />
+          <SlaWeeklyCard data={data} fileSuffix={fileSuffix} />
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <StageCard data={data} fileSuffix={fileSuffix} />
             <PriorityCard data={data} fileSuffix={fileSuffix} />
@@ -179,9 +182,11 @@ function Headline({ data }: { data: Summary }) {
     { label: 'Creados en el periodo', value: formatCount(totals.created) },
     { label: 'Cerrados en el periodo', value: formatCount(totals.closed), color: 'teal.8' },
     { label: 'Mediana de cierre', value: formatDuration(totals.median_close_seconds) },
+    { label: 'Por vencer ahora', value: formatCount(totals.sla_at_risk_now), color: 'orange.9' },
+    { label: 'Vencidos ahora', value: formatCount(totals.sla_breached_now), color: 'red.9' },
   ];
   return (
-    <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} role="list" aria-label="Cifras principales">
+    <SimpleGrid cols={{ base: 2, sm: 4, lg: 8 }} role="list" aria-label="Cifras principales">
       {figures.map((f) => (
         <Card key={f.label} withBorder radius="md" padding="sm" role="listitem">
           <Text size="xs" c="dimmed" fw={500}>
@@ -230,6 +235,76 @@ function WeeklyCard({ data, fileSuffix }: { data: Summary; fileSuffix: string })
           series={[
             { name: 'created', label: 'Creados', color: 'brand.5' },
             { name: 'closed', label: 'Cerrados', color: 'teal.6' },
+          ]}
+          tickLine="y"
+          xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 12 }}
+        />
+      }
+    />
+  );
+}
+
+type SlaWeek = Summary['sla_weekly'][number];
+
+/** Outcomes of the SLAs per week: resolution and first response, on time and late, and the on-time rate. */
+function SlaWeeklyCard({ data, fileSuffix }: { data: Summary; fileSuffix: string }) {
+  const rows = data.sla_weekly;
+  const resolutionRate = (w: SlaWeek) => onTimeRate(w.resolution_met, w.resolution_breached);
+  const responseRate = (w: SlaWeek) => onTimeRate(w.response_met, w.response_breached);
+  const count = (header: string, value: (w: SlaWeek) => number): FigureColumn<SlaWeek> => ({
+    header,
+    value,
+    render: (w) => formatCount(value(w)),
+    numeric: true,
+  });
+  const columns: FigureColumn<SlaWeek>[] = [
+    { header: 'Semana del', value: (w) => w.week_start, render: (w) => formatLongDay(w.week_start) },
+    count('Resolución a tiempo', (w) => w.resolution_met),
+    count('Resolución vencida', (w) => w.resolution_breached),
+    {
+      header: 'Resolución a tiempo (%)',
+      value: resolutionRate,
+      render: (w) => formatRate(resolutionRate(w)),
+      numeric: true,
+    },
+    count('Primera respuesta a tiempo', (w) => w.response_met),
+    count('Primera respuesta tardía', (w) => w.response_breached),
+    {
+      header: 'Primera respuesta a tiempo (%)',
+      value: responseRate,
+      render: (w) => formatRate(responseRate(w)),
+      numeric: true,
+    },
+  ];
+  const chartData = useMemo(
+    () =>
+      rows.map((w) => ({
+        semana: formatShortDay(w.week_start),
+        resolution: onTimeRate(w.resolution_met, w.resolution_breached),
+        response: onTimeRate(w.response_met, w.response_breached),
+      })),
+    [rows],
+  );
+  const hasOutcomes = rows.some((w) => w.resolution_met + w.resolution_breached + w.response_met + w.response_breached);
+  return (
+    <ChartCard
+      title="SLA a tiempo por semana"
+      description="Resoluciones a tiempo el día en que se resolvieron y vencidas el día en que vencieron; primeras respuestas una vez dadas."
+      fileName={`tablero-sla-semanal-${fileSuffix}`}
+      columns={columns}
+      rows={hasOutcomes ? rows : []}
+      chart={
+        <BarChart
+          h={260}
+          data={chartData}
+          dataKey="semana"
+          withLegend
+          legendProps={{ verticalAlign: 'bottom' }}
+          valueFormatter={(v) => formatRate(v)}
+          yAxisProps={{ domain: [0, 100] }}
+          series={[
+            { name: 'resolution', label: 'Resolución a tiempo (%)', color: 'teal.6' },
+            { name: 'response', label: 'Primera respuesta a tiempo (%)', color: 'brand.5' },
           ]}
           tickLine="y"
           xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 12 }}

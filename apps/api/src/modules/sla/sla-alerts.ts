@@ -1,0 +1,178 @@
+import { NOTIFICATION_TEXT } from '@portal/contract';
+import type { Database } from '../../db/database.ts';
+import { nextOpening } from '../../lib/business-time.ts';
+import type { NotificationsService } from '../notifications/notifications.service.ts';
+import { createSlaAlertsRepository, type SlaThreshold, type SweptTicket } from './sla-alerts.repository.ts';
+import type { SlaRepository } from './sla.repository.ts';
+
+export interface SweepResult {
+  /** False when another process held the sweep (PostgreSQL): this round did nothing. */
+  ran: boolean;
+  /** Stored states moved (ok → at_risk, ok or at_risk → breached). */
+  moved: number;
+  /** Alerts written for a threshold crossed. */
+  scheduled: number;
+  /** Alerts delivered (each to its recipients). */
+  delivered: number;
+}
+
+interface SweepLog {
+  error(object: object, message: string): void;
+}
+
+interface Deps {
+  database: Database;
+  sla: Pick<SlaRepository, 'catalog'>;
+  notifications: Pick<NotificationsService, 'notify' | 'ticketChanged'>;
+  /** The injectable clock (services.ts `clock`). */
+  now: () => number;
+  /** Between two rounds in each process; 0: only `runOnce` sweeps. */
+  intervalMs: number;
+  log: SweepLog;
+  /** Tickets (and alerts) each search of a round takes at most; the rest wait for the next round. */
+  batchSize?: number;
+}
+
+const NOT_RUN: SweepResult = { ran: false, moved: 0, scheduled: 0, delivered: 0 };
+
+/**
+ * The SLA alert sweep. Each round, in one transaction held by one process at a time
+ * (sla-alerts.repository.ts `tryLock`):
+ *
+ * 1. stored states catch up with the clock where no write did it: `ok` → `at_risk` past the
+ *    at-risk instant, `ok`/`at_risk` → `breached` past the due date (with `SLA vencido` on the
+ *    timeline);
+ * 2. each running ticket past a threshold it was never alerted for gets its one alert row
+ *    (`sla_alerts`, primary key ticket + threshold) and its level raised, whether its state moved
+ *    here or in a write. A ticket past both thresholds gets only `Vencido`. The alert is due at
+ *    the first instant the ticket's calendar is open, from now on: one found after hours waits
+ *    for the next opening;
+ * 3. the alerts due are delivered once (`sent_at`): to the assignee, or with nobody assigned to
+ *    the supervisors (`is_supervisor` roles) of the ticket's area, through `notify` (the event
+ *    `sla`: in the portal, by mail or both as each person chose). A ticket resolved while its
+ *    alert waited is not alerted.
+ *
+ * Live lists hear of the tickets whose state moved once the round has committed.
+ */
+export function createSlaAlertSweep(deps: Deps) {
+  const { database, notifications } = deps;
+  const alerts = createSlaAlertsRepository(database);
+  const batch = deps.batchSize ?? 500;
+
+  async function sweep(): Promise<SweepResult> {
+    const at = deps.now();
+    const now = new Date(at).toISOString();
+    // Read before the transaction: the catalogue is read on its own connection.
+    const { rules } = await deps.sla.catalog();
+    const touched = new Map<number, Set<number>>();
+    const touch = (ticketId: number, ...users: (number | null)[]) => {
+      const set = touched.get(ticketId) ?? new Set<number>();
+      for (const u of users) if (u !== null) set.add(u);
+      touched.set(ticketId, set);
+    };
+    const result = await database.db.transaction().execute(async (trx) => {
+      if (!(await alerts.tryLock(trx))) return NOT_RUN;
+      let moved = 0;
+      let scheduled = 0;
+      let delivered = 0;
+
+      const staleDue = await alerts.staleDue(now, batch, trx);
+      for (const t of staleDue) {
+        if (await alerts.moveState(t.id, t.sla_state, 'breached', trx)) {
+          await alerts.recordBreach(t.id, t.resolution_due_at, now, trx);
+          touch(t.id, t.created_by, t.user_assigned_id);
+          moved++;
+        }
+      }
+      const breachedNow = new Set(staleDue.map((t) => t.id));
+      for (const t of await alerts.staleOk(now, batch, trx)) {
+        if (breachedNow.has(t.id)) continue;
+        if (await alerts.moveState(t.id, 'ok', 'at_risk', trx)) {
+          touch(t.id, t.created_by, t.user_assigned_id);
+          moved++;
+        }
+      }
+
+      const notifyAt = (t: SweptTicket) => {
+        const calendar = rules.find((r) => r.id === t.sla_policy_id)?.calendar;
+        return new Date(calendar ? nextOpening(calendar, at) : at).toISOString();
+      };
+      const schedule = async (t: SweptTicket, threshold: SlaThreshold) => {
+        if (await alerts.schedule(t.id, threshold, notifyAt(t), trx)) scheduled++;
+      };
+      const pastDue = await alerts.unalertedDue(now, batch, trx);
+      for (const t of pastDue) await schedule(t, 'breached');
+      for (const t of await alerts.unalertedAtRisk(now, batch, trx)) {
+        // Past its due date too: only `Vencido` (the search above takes it, in this round or the next).
+        if (Date.parse(t.resolution_due_at) <= at) continue;
+        await schedule(t, 'at_risk');
+      }
+
+      for (const a of await alerts.due(now, batch, trx)) {
+        if (!(await alerts.markSent(a.ticket_id, a.threshold, now, trx))) continue;
+        if (a.resolved_at !== null) continue;
+        const recipients =
+          a.user_assigned_id !== null ? [a.user_assigned_id] : await alerts.areaSupervisors(a.area_id, trx);
+        for (const recipientId of recipients) {
+          await notifications.notify(
+            {
+              recipientId,
+              actorId: null,
+              ticketId: a.ticket_id,
+              event: 'sla',
+              message: a.threshold === 'breached' ? NOTIFICATION_TEXT.slaBreached : NOTIFICATION_TEXT.slaAtRisk,
+              type: a.threshold === 'breached' ? 'error' : 'warning',
+            },
+            trx,
+          );
+        }
+        touch(a.ticket_id, a.created_by, a.user_assigned_id);
+        delivered++;
+      }
+      return { ran: true, moved, scheduled, delivered };
+    });
+    for (const [ticketId, users] of touched) notifications.ticketChanged({ ticketId, userIds: [...users] });
+    return result;
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<SweepResult> | undefined;
+  let stopped = true;
+
+  /** One round now; a round already under way in this process is joined, not doubled. */
+  function runOnce(): Promise<SweepResult> {
+    running ??= sweep().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  function scheduleNext() {
+    if (stopped || deps.intervalMs <= 0) return;
+    timer = setTimeout(() => {
+      void runOnce()
+        .catch((err: unknown) => deps.log.error({ err }, 'SLA alert sweep failed'))
+        .then(scheduleNext);
+    }, deps.intervalMs);
+    timer.unref();
+  }
+
+  return {
+    runOnce,
+    /** Sweeps every `intervalMs` until stopped. */
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      scheduleNext();
+    },
+    /** Stops the rounds and waits for one under way. */
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await running?.catch(() => undefined);
+    },
+    explain: alerts.explain,
+  };
+}
+export type SlaAlertSweep = ReturnType<typeof createSlaAlertSweep>;
