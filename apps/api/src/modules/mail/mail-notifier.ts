@@ -13,7 +13,8 @@ import { nextDigestAt, type TicketMail } from './ticket-mail.ts';
 
 export interface TicketMailEvent {
   recipientId: number;
-  actorId: number;
+  /** Who acted; null for the portal itself (an automatic assignment). */
+  actorId: number | null;
   ticketId: number;
   event: NotificationEvent;
   /** What happened, as the portal's notification says it. */
@@ -57,7 +58,9 @@ export function createMailNotifier({ database, outbox, ticketMail }: Deps) {
           .select(['id', 'name', 'email', 'status_id'])
           .where('id', '=', input.recipientId)
           .executeTakeFirst(),
-        executor.selectFrom('users').select(['name', 'last_name']).where('id', '=', input.actorId).executeTakeFirst(),
+        input.actorId === null
+          ? undefined
+          : executor.selectFrom('users').select(['name', 'last_name']).where('id', '=', input.actorId).executeTakeFirst(),
         executor.selectFrom('tickets').select(['id', 'name']).where('id', '=', input.ticketId).executeTakeFirst(),
         executor
           .selectFrom('notification_rhythms')
