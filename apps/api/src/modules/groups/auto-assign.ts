@@ -121,11 +121,7 @@ export function createAutoAssigner({ database, groups, tickets, events, notifica
     const chosen = pick(mode, await available(trx, group));
     if (!chosen) return null;
     if (!(await tickets.assign(ticket.id, chosen.userId, null, trx))) return null;
-    await trx
-      .updateTable('groups')
-      .set({ last_assigned_user_id: chosen.userId })
-      .where('id', '=', group.id)
-      .execute();
+    await trx.updateTable('groups').set({ last_assigned_user_id: chosen.userId }).where('id', '=', group.id).execute();
     group.last_assigned_user_id = chosen.userId;
     const reason = ASSIGNMENT_MSG.reason(mode, chosen.open);
     await events.record(

@@ -235,11 +235,7 @@ export function createGroupsRepository(database: Database) {
     },
 
     absenceOf(userId: number) {
-      return db
-        .selectFrom('users')
-        .select(['absent_from', 'absent_until'])
-        .where('id', '=', userId)
-        .executeTakeFirst();
+      return db.selectFrom('users').select(['absent_from', 'absent_until']).where('id', '=', userId).executeTakeFirst();
     },
 
     async setAbsence(userId: number, from: string | null, until: string | null): Promise<void> {

@@ -60,7 +60,11 @@ export function createMailNotifier({ database, outbox, ticketMail }: Deps) {
           .executeTakeFirst(),
         input.actorId === null
           ? undefined
-          : executor.selectFrom('users').select(['name', 'last_name']).where('id', '=', input.actorId).executeTakeFirst(),
+          : executor
+              .selectFrom('users')
+              .select(['name', 'last_name'])
+              .where('id', '=', input.actorId)
+              .executeTakeFirst(),
         executor.selectFrom('tickets').select(['id', 'name']).where('id', '=', input.ticketId).executeTakeFirst(),
         executor
           .selectFrom('notification_rhythms')

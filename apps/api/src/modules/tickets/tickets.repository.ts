@@ -108,7 +108,11 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
         table: 'priority_types' | 'projects' | 'areas' | 'categories' | 'difficulties' | 'groups',
         column: TicketColumn,
         // Every one of these catalogues has id and name (groups carry more columns besides).
-      ) => eb.selectFrom(`${table} as x` as 'areas as x').select('x.name').whereRef('x.id', '=', `t.${column}`);
+      ) =>
+        eb
+          .selectFrom(`${table} as x` as 'areas as x')
+          .select('x.name')
+          .whereRef('x.id', '=', `t.${column}`);
       const status = () => eb.selectFrom('ticket_statuses as x').whereRef('x.id', '=', 't.status_id');
       const userName = (column: 't.created_by' | 't.user_assigned_id') =>
         eb
