@@ -37,6 +37,8 @@ test('a group assigns by Menor carga through a routing rule, and skips an agent 
   page,
   browser,
 }) => {
+  // Three people's pages and two tickets through the form.
+  test.setTimeout(180_000);
   const groupName = `Aduana ${uniqueLetters()}`;
   const ruleName = `Pedimentos ${uniqueLetters()}`;
   await signInQuickly(page, 'admin');
@@ -61,27 +63,44 @@ test('a group assigns by Menor carga through a routing rule, and skips an agent 
   const edit = page.getByRole('dialog', { name: 'Editar grupo' });
   await edit.getByRole('tab', { name: 'Miembros' }).click();
   for (const name of ['Jorge Castillo', 'Mariana Flores']) {
-    await edit.getByRole('textbox', { name: 'Usuario' }).fill(name.split(' ')[0]!);
+    await edit.getByRole('combobox', { name: 'Usuario' }).fill(name.split(' ')[0]!);
     await page.getByRole('option', { name: new RegExp(name) }).click();
     await edit.getByRole('button', { name: 'Agregar miembro' }).click();
     await expect(edit.getByRole('table', { name: 'Miembros del grupo' })).toContainText(name);
   }
-  await page.keyboard.press('Escape');
+  await edit.getByRole('button', { name: 'Cerrar' }).click();
+  await expect(edit).toBeHidden();
 
   // The rule sending Aduanas · Cruce Fronterizo to the group.
   await page.goto('/routing-rules');
   await page.getByRole('button', { name: 'Agregar' }).click();
   const ruleDialog = page.getByRole('dialog', { name: 'Agregar regla de asignación' });
-  await field(page, 'Nombre').fill(ruleName);
+  await expect(ruleDialog).toBeVisible();
+  await ruleDialog.getByRole('textbox', { name: 'Nombre' }).fill(ruleName);
   await choose(page, 'Grupo', groupName);
   await choose(page, 'Área', 'Aduanas');
   await choose(page, 'Proyecto', 'Cruce Fronterizo');
   await ruleDialog.getByRole('button', { name: 'Guardar' }).click();
   await expect(page.getByText('Registro creado exitosamente.')).toBeVisible();
 
-  // Who has fewer open tickets now (the demo data gives agents some): the first ticket goes to them.
   const admin = await apiToken(page.request, 'admin');
   const auth = { Authorization: `Bearer ${admin.token}` };
+  // The same values as the form's, by id, for the ticket created through the API.
+  const idOf = async (resource: string, name: string) => {
+    const options = (await (await page.request.get(`/api/${resource}/active-records`, { headers: auth })).json()) as
+      { data: { id: number; name: string }[] } | { id: number; name: string }[];
+    return (Array.isArray(options) ? options : options.data).find((o) => o.name === name)!.id;
+  };
+  const aduanas = {
+    area_id: await idOf('areas', 'Aduanas'),
+    project_id: await idOf('projects', 'Cruce Fronterizo'),
+    category_id: await idOf('categories', 'Incidencia'),
+    priority_type_id: await idOf('priority-types', 'Alta'),
+    difficulty_id: await idOf('difficulties', 'Media'),
+    status_id: await idOf('ticket-statuses', 'Abierto'),
+  };
+
+  // Who has fewer open tickets now (the demo data gives agents some): the first ticket goes to them.
   const groups = (await (await page.request.get('/api/workload/groups', { headers: auth })).json()) as {
     data: { id: number; name: string; members: { user_id: number; name: string; open_count: number }[] }[];
   };
@@ -99,7 +118,7 @@ test('a group assigns by Menor carga through a routing rule, and skips an agent 
 
   // The Carga de trabajo screen, filtered by the group: its queue and its members' load.
   await page.goto('/workload');
-  await page.getByRole('textbox', { name: 'Grupo' }).click();
+  await page.getByRole('combobox', { name: 'Grupo' }).click();
   await page.getByRole('option', { name: groupName }).click();
   const card = page.getByRole('listitem', { name: `Grupo ${groupName}` });
   await expect(card).toContainText('0 en cola');
@@ -114,7 +133,14 @@ test('a group assigns by Menor carga through a routing rule, and skips an agent 
   await expect(away.getByText('Quedaste como ausente: no recibirás tickets automáticamente.')).toBeVisible();
   await expect(away.getByRole('banner').getByText('Ausente', { exact: true })).toBeVisible();
 
-  await createTicket(supervisor, `Pedimento ${uniqueLetters()}`);
+  // The next one through the API (the form was shown above), read on its page.
+  const sup = await apiToken(page.request, 'supervisor');
+  const next = await page.request.post('/api/tickets/create', {
+    headers: { Authorization: `Bearer ${sup.token}` },
+    data: { ...aduanas, name: `Pedimento ${uniqueLetters()}`, description: 'Segundo pedimento detenido' },
+  });
+  expect(next.status()).toBe(201);
+  await supervisor.goto(`/tickets/${((await next.json()) as { data: { id: number } }).data.id}`);
   await expect(supervisor.getByText(/^Asignado automáticamente \(menor carga: \d+ abiertos?\)$/)).toBeVisible();
   await expect(supervisor.getByText(`Asignado a ${firstName}`)).toBeVisible();
 
