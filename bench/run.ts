@@ -76,12 +76,25 @@ if (args.keep && !keep) throw new Error('--keep takes a name of lowercase letter
 const withLighthouse = !only || only.test('lighthouse');
 let lighthouseRows: LighthouseRow[] | undefined;
 
+const newTicket = {
+  name: 'Falla en montacargas del anden 3',
+  description: 'El montacargas no levanta tarimas de mas de 500 kg',
+  area_id: 1,
+  project_id: 1,
+  category_id: 1,
+  priority_type_id: 1,
+  difficulty_id: 1,
+  status_id: 1,
+};
+
 interface Endpoint {
   label: string;
   user: 'admin' | 'agente';
   method: 'GET' | 'POST';
   url: string;
   body?: Record<string, unknown>;
+  /** Its tickets go to the group `autoAssignGroup` sets up (Menor carga, five members). */
+  autoAssignGroup?: boolean;
   /** Skipped one at a time (writes are measured only under load). */
   loadOnly?: boolean;
   /** Also measured under load with `Cache-Control: no-cache` (the database path of a kept answer). */
@@ -258,16 +271,17 @@ const endpoints: Endpoint[] = [
     method: 'POST',
     url: '/api/tickets/create',
     loadOnly: true,
-    body: {
-      name: 'Falla en montacargas del anden 3',
-      description: 'El montacargas no levanta tarimas de mas de 500 kg',
-      area_id: 1,
-      project_id: 1,
-      category_id: 1,
-      priority_type_id: 1,
-      difficulty_id: 1,
-      status_id: 1,
-    },
+    body: newTicket,
+  },
+  {
+    // The same creation into a group assigning by Menor carga: compare its ratio to bare with the line above.
+    label: 'ticket creation with automatic assignment (Menor carga)',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/tickets/create',
+    loadOnly: true,
+    body: newTicket,
+    autoAssignGroup: true,
   },
 ];
 
@@ -470,6 +484,32 @@ async function liveChangeUnderCreationLoad(base: string, admin: string, agente: 
   return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
 }
 
+/**
+ * A group assigning by Menor carga with five members (users 2 to 6), made through the API (or found,
+ * on a kept database): the group of the automatic-assignment creation.
+ */
+async function autoAssignGroup(base: string, admin: string): Promise<number> {
+  const name = 'Banco de pruebas Menor carga';
+  const found = JSON.parse(
+    await send(base, admin, { method: 'POST', url: '/api/groups', body: { page: 1, per_page: 10, search: name } }),
+  ) as { data: { id: number; name: string }[] };
+  let id = found.data.find((g) => g.name === name)?.id;
+  if (id === undefined) {
+    const created = JSON.parse(
+      await send(base, admin, {
+        method: 'POST',
+        url: '/api/groups/create',
+        body: { name, assignment_mode: 'least_loaded' },
+      }),
+    ) as { data: { id: number } };
+    id = created.data.id;
+  }
+  for (let userId = 2; userId <= 6; userId++) {
+    await send(base, admin, { method: 'POST', url: `/api/groups/${id}/members`, body: { user_id: userId } });
+  }
+  return id;
+}
+
 async function login(base: string, username: string, password: string): Promise<string> {
   const text = await send(base, undefined, { method: 'POST', url: '/api/login', body: { username, password } });
   return (JSON.parse(text) as { data: { token: string } }).data.token;
@@ -542,8 +582,11 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
       admin: await login(base, 'admin', 'PortalAdmin1'),
       agente: await login(base, 'agente', 'PortalDemo1'),
     };
-    for (const e of endpoints) {
-      if (only && !only.test(e.label)) continue;
+    for (const listed of endpoints) {
+      if (only && !only.test(listed.label)) continue;
+      const e = listed.autoAssignGroup
+        ? { ...listed, body: { ...listed.body, group_id: await autoAssignGroup(base, tokens.admin) } }
+        : listed;
       const token = e.url === '/api/healthz' ? undefined : tokens[e.user];
       const seq = e.loadOnly ? undefined : await sequential(base, token, e);
       // The sequential run warms the others up (JIT, caches, pool); a load-only endpoint gets a second of load.

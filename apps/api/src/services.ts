@@ -17,6 +17,7 @@ import { createTokenService } from './modules/auth/tokens.ts';
 import { createCatalogService } from './modules/catalogs/catalog.service.ts';
 import { createGroupsRepository } from './modules/groups/groups.repository.ts';
 import { createGroupsService } from './modules/groups/groups.service.ts';
+import { createAutoAssigner } from './modules/groups/auto-assign.ts';
 import { createTicketRouter } from './modules/groups/routing.ts';
 import { createQueuesService } from './modules/groups/queues.service.ts';
 import type { AnswerCounts } from './lib/answer-cache.ts';
@@ -85,7 +86,11 @@ export function createServices(config: Config, database: Database, log: MailLog 
     bus,
     answerCounts: listAnswerCounts.catalogs,
     onPermissionsChange: () => permissions.invalidate(),
-    onWrite: auditCatalogWrites(audit),
+    onWrite: async (write) => {
+      await auditCatalogWrites(audit)(write);
+      // A group now assigning automatically, or with a higher cap, hands out what waits in its queue.
+      if (write.resource === 'groups') await autoAssign.drain(Number(write.after.id));
+    },
   });
   // E-mail notifications: written to the outbox with their event, sent by this process's worker.
   const mailOutbox = createMailOutboxRepository(database);
@@ -133,6 +138,14 @@ export function createServices(config: Config, database: Database, log: MailLog 
     log,
   });
   const ticketLinksRepository = createTicketLinksRepository(database);
+  const autoAssign = createAutoAssigner({
+    database,
+    groups: groupsRepository,
+    tickets: ticketsRepository,
+    events: ticketEvents,
+    notifications,
+    now: () => clock.now(),
+  });
   const tickets = createTicketsService({
     database,
     sla,
@@ -145,6 +158,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     router: createTicketRouter(database, bus),
     teamOf: (groupId) => groupsRepository.memberIds(groupId),
     links: ticketLinksRepository,
+    autoAssign,
   });
   const ticketLinks = createTicketLinksService({
     database,
@@ -170,9 +184,13 @@ export function createServices(config: Config, database: Database, log: MailLog 
     permissions,
     maxBytes: config.attachmentMaxBytes,
   });
-  const workload = createWorkloadService({ workload: createWorkloadRepository(database) });
+  const workload = createWorkloadService({
+    workload: createWorkloadRepository(database),
+    groups: groupsRepository,
+    now: () => clock.now(),
+  });
   const auditLog = createAuditLogService({ reader: createAuditLogReader(database) });
-  const groups = createGroupsService({ groups: groupsRepository, audit });
+  const groups = createGroupsService({ groups: groupsRepository, audit, autoAssign, now: () => clock.now() });
   const queues = createQueuesService({
     database,
     groups: groupsRepository,

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable } from 'kysely';
 import type {
+  AssignmentMode,
   MailRhythm,
   MailStatus,
   NotificationChannel,
@@ -19,6 +20,14 @@ interface NamedCatalogTable {
   status_id: number;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** A group: a team with its way of handing out tickets. */
+export interface GroupsTable extends NamedCatalogTable {
+  assignment_mode: ColumnType<AssignmentMode, AssignmentMode | undefined, AssignmentMode>;
+  assignment_cap: number | null;
+  /** Rotativa's place: the member who got the group's last automatic assignment. */
+  last_assigned_user_id: number | null;
 }
 
 export interface StatusesTable {
@@ -125,6 +134,9 @@ export interface UsersTable {
   status_id: number;
   /** Tokens issued before this instant (unix milliseconds) are refused. */
   sessions_valid_after: ColumnType<number, number | undefined, number>;
+  /** Ausente from this instant (null: present) until `absent_until` (null: until they come back). */
+  absent_from: ColumnType<string | null, string | null | undefined, string | null>;
+  absent_until: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -375,7 +387,7 @@ export interface DB {
   categories: NamedCatalogTable;
   projects: NamedCatalogTable;
   difficulties: NamedCatalogTable;
-  groups: NamedCatalogTable;
+  groups: GroupsTable;
   group_members: GroupMembersTable;
   routing_rules: RoutingRulesTable;
   priority_types: NamedCatalogTable;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ticketStages } from '../constants.ts';
 import { updateSchemaOf, ZFlag, ZId, ZNamedRef, ZStatusId, ZStatusRef, ZText } from './common.ts';
+import { ZAssignmentCap, ZAssignmentMode } from './groups.ts';
 import { ZBusinessCalendar, ZBusinessCalendarWrite, ZSlaPolicy, ZSlaPolicyWrite } from './sla.ts';
 import { ZUser, ZUserCreate, ZUserUpdate } from './users.ts';
 
@@ -48,6 +49,12 @@ const ZRoutingRuleWrite = z.object({
   status_id: ZStatusId.default(1),
 });
 
+/** A group: its name, and how its queue hands out tickets (mode, per-agent cap of open tickets). */
+const ZGroupWrite = ZSimpleWrite.extend({
+  assignment_mode: ZAssignmentMode.default('manual'),
+  assignment_cap: ZAssignmentCap.optional(),
+});
+
 const resource = <C extends z.ZodTypeAny, U extends z.ZodTypeAny, R extends z.ZodTypeAny>(def: {
   create: C;
   update: U;
@@ -65,7 +72,11 @@ export const catalogResources = {
   categories: simple,
   projects: simple,
   difficulties: simple,
-  groups: simple,
+  groups: resource({
+    create: ZGroupWrite,
+    update: updateSchemaOf(ZGroupWrite),
+    record: ZBaseRecord.extend({ assignment_mode: ZAssignmentMode, assignment_cap: z.number().nullable() }),
+  }),
   'priority-types': simple,
   'ticket-statuses': resource({
     create: ZTicketStatusWrite,

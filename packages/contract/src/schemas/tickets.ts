@@ -253,6 +253,7 @@ export const ticketEventKinds = [
   'linked',
   'unlinked',
   'merged',
+  'auto_assigned',
 ] as const;
 export type TicketEventKind = (typeof ticketEventKinds)[number];
 
@@ -273,7 +274,10 @@ export const ZTicketEvent = z.object({
   kind: z.enum(ticketEventKinds),
   /** Edited field (a key of TICKET_FIELD_LABELS); for activity events, null. */
   field: z.string().nullable(),
-  /** Shown values at the time (names, not ids); for assignments the people's names, for activities its text. */
+  /**
+   * Shown values at the time (names, not ids); for assignments the people's names, for activities its text;
+   * for an automatic assignment `from_value` is its reason ('Asignado automáticamente (menor carga: 3 abiertos)').
+   */
   from_value: z.string().nullable(),
   to_value: z.string().nullable(),
   /** Who did it; null when unknown. */
@@ -350,7 +354,8 @@ export const ZLastTickets = z.array(ZLastTicket);
 export type TLastTicket = z.infer<typeof ZLastTicket>;
 
 /** Workload list body (page, per_page, search on name or last name). */
-export const ZWorkloadQuery = ZListQueryWith(100);
+/** Carga de trabajo: active users by name, or only the members of `group_id`. */
+export const ZWorkloadQuery = ZListQueryWith(100).extend({ group_id: ZId.optional() });
 
 export const ZWorkloadItem = z.object({
   ...userSummaryFields,
@@ -361,6 +366,10 @@ export const ZWorkloadItem = z.object({
   ticket_count: z.number(),
   started_count: z.number(),
   completed_count: z.number(),
+  /** Assigned tickets not closed: what the per-agent cap counts. */
+  open_count: z.number(),
+  /** Ausente now: automatic assignment skips them. */
+  absent: z.boolean(),
 });
 export type TWorkloadItem = z.infer<typeof ZWorkloadItem>;
 

@@ -95,7 +95,7 @@ export const catalogDefinitions: CatalogDefinition[] = [
   simple('categories', 'categories', SECTIONS.categories),
   simple('projects', 'projects', SECTIONS.projects),
   simple('difficulties', 'difficulties', SECTIONS.difficulties),
-  simple('groups', 'groups', SECTIONS.groups),
+  simple('groups', 'groups', SECTIONS.groups, ['assignment_mode', 'assignment_cap']),
   simple('priority-types', 'priority_types', SECTIONS.priorityTypes),
   simple('ticket-statuses', 'ticket_statuses', SECTIONS.ticketStatuses, ['stage', 'pauses_sla']),
   {

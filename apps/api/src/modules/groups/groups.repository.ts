@@ -2,6 +2,7 @@ import { RECORD_STATUS, type GroupMemberRole, type TGroupMember, type TUserGroup
 import { sql, type Kysely } from 'kysely';
 import { nowIso, type Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
+import { COUNT_KIND } from '../../db/ticket-derivations.ts';
 
 /** Groups as teams: their members (`group_members`). */
 export function createGroupsRepository(database: Database) {
@@ -145,6 +146,104 @@ export function createGroupsRepository(database: Database) {
         .where('user_assigned_id', 'is', null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** The members who may receive tickets: active users of an active role, by id, with their absence. */
+    assignableMembers(groupId: number, trx: Kysely<DB> = db) {
+      return trx
+        .selectFrom('group_members as m')
+        .innerJoin('users as u', 'u.id', 'm.user_id')
+        .innerJoin('roles as r', 'r.id', 'u.role_id')
+        .select(['m.user_id', 'u.absent_from', 'u.absent_until'])
+        .where('m.group_id', '=', groupId)
+        .where('u.status_id', '=', RECORD_STATUS.active)
+        .where('r.status_id', '=', RECORD_STATUS.active)
+        .orderBy('m.user_id')
+        .execute();
+    },
+
+    /** Each user's open (not closed) assigned tickets, from the counters; a user without any is left out. */
+    async openLoads(userIds: number[], trx: Kysely<DB> = db): Promise<Map<number, number>> {
+      if (userIds.length === 0) return new Map();
+      const rows = await trx
+        .selectFrom('ticket_counts')
+        .select((eb) => ['user_id', eb.fn.sum<number | string>('n').as('open')])
+        .where('kind', '=', COUNT_KIND.assigned)
+        .where('user_id', 'in', userIds)
+        .where('stage', '<>', 'closed')
+        .groupBy('user_id')
+        .execute();
+      return new Map(rows.map((r) => [r.user_id, Number(r.open)]));
+    },
+
+    /** The oldest ticket waiting in the group's queue (index `tickets_queue_oldest_idx`). */
+    oldestQueued(groupId: number, trx: Kysely<DB> = db) {
+      return trx
+        .selectFrom('tickets as t')
+        .select(['t.id', 't.created_by'])
+        .where('t.group_id', '=', groupId)
+        .where('t.user_assigned_id', 'is', null)
+        .where('t.stage', '<>', 'closed')
+        .orderBy('t.id')
+        .limit(1)
+        .executeTakeFirst();
+    },
+
+    /** The active groups with automatic assignment the user belongs to, by id (the order their locks are taken). */
+    async automaticGroupsOf(userId: number): Promise<number[]> {
+      const rows = await db
+        .selectFrom('group_members as m')
+        .innerJoin('groups as g', 'g.id', 'm.group_id')
+        .select('g.id')
+        .where('m.user_id', '=', userId)
+        .where('g.status_id', '=', RECORD_STATUS.active)
+        .where('g.assignment_mode', '<>', 'manual')
+        .orderBy('g.id')
+        .execute();
+      return rows.map((r) => r.id);
+    },
+
+    /** The active groups (one, or all by name) with how each hands out tickets. */
+    activeGroups(groupId?: number) {
+      return db
+        .selectFrom('groups')
+        .select(['id', 'name', 'assignment_mode', 'assignment_cap'])
+        .where('status_id', '=', RECORD_STATUS.active)
+        .$if(groupId !== undefined, (q) => q.where('id', '=', groupId!))
+        .orderBy('name')
+        .execute();
+    },
+
+    /** The members of the groups, with their absence, by name. */
+    membersOfGroups(groupIds: number[]) {
+      if (groupIds.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('group_members as m')
+        .innerJoin('users as u', 'u.id', 'm.user_id')
+        .select([
+          'm.group_id',
+          'm.user_id',
+          sql<string>`u.name || ' ' || u.last_name`.as('name'),
+          'u.status_id',
+          'u.absent_from',
+          'u.absent_until',
+        ])
+        .where('m.group_id', 'in', groupIds)
+        .orderBy('name')
+        .orderBy('m.user_id')
+        .execute();
+    },
+
+    absenceOf(userId: number) {
+      return db.selectFrom('users').select(['absent_from', 'absent_until']).where('id', '=', userId).executeTakeFirst();
+    },
+
+    async setAbsence(userId: number, from: string | null, until: string | null): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ absent_from: from, absent_until: until, updated_at: nowIso() })
+        .where('id', '=', userId)
+        .execute();
     },
 
     /** The groups a user belongs to, by name. */

@@ -1,4 +1,5 @@
 import {
+  ABSENCE_MSG,
   GROUP_MSG,
   SECTIONS,
   ZErrorResponse,
@@ -6,6 +7,8 @@ import {
   ZGroupMemberResponse,
   ZGroupMembersResponse,
   ZGroupMemberWrite,
+  ZAbsenceResponse,
+  ZAbsenceWrite,
   ZIdParam,
   ZMessageResponse,
 } from '@portal/contract';
@@ -16,6 +19,8 @@ import type { Services } from '../../services.ts';
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
 const tags = ['groups'];
 const access = (flag: 'r' | 'w' | 'd') => ({ section: SECTIONS.groups, flag });
+/** Users read and set their own absence; another user's needs the users section. */
+const selfOr = (flag: 'r' | 'u') => ({ section: SECTIONS.users, flag, unlessSelf: 'id' });
 
 /** A group's members, edited from the Grupos screen (section gr_main: r lists, w adds, d removes). */
 export const groupsRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
@@ -77,6 +82,40 @@ export const groupsRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
         request.params.userId,
       );
       return { status: true, message: GROUP_MSG.memberRemoved };
+    },
+  );
+
+  app.get(
+    '/users/:id/absence',
+    {
+      config: { access: selfOr('r') },
+      schema: {
+        tags,
+        summary: 'Ausencia del usuario: si está ausente ahora, desde cuándo y hasta cuándo',
+        params: ZIdParam,
+        response: { 200: ZAbsenceResponse, ...errors },
+      },
+    },
+    async (request) => ({ status: true as const, message: '', data: await groups.absence(request.params.id) }),
+  );
+
+  app.put(
+    '/users/:id/absence',
+    {
+      config: { access: selfOr('u') },
+      schema: {
+        tags,
+        summary: 'Marca al usuario como ausente (con fecha de regreso opcional) o de vuelta',
+        description:
+          'Un miembro ausente no recibe tickets por asignación automática. La fecha de regreso debe ser posterior al inicio (422).',
+        params: ZIdParam,
+        body: ZAbsenceWrite,
+        response: { 200: ZAbsenceResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const data = await groups.setAbsence(request.params.id, request.body);
+      return { status: true as const, message: data.absent ? ABSENCE_MSG.marked : ABSENCE_MSG.cleared, data };
     },
   );
 };

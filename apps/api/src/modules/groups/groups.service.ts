@@ -1,11 +1,25 @@
-import { GROUP_MSG, RECORD_STATUS, type TGroupMember, type TGroupMemberWrite } from '@portal/contract';
+import {
+  ABSENCE_MSG,
+  GROUP_MSG,
+  RECORD_STATUS,
+  type TAbsence,
+  type TGroupMember,
+  type TGroupMemberWrite,
+  type ZAbsenceWrite,
+} from '@portal/contract';
+import type { z } from 'zod';
 import { notFound, validationFailed } from '../../lib/http-error.ts';
 import type { AuditRepository } from '../audit/audit.repository.ts';
+import { isAbsentAt, type AutoAssigner } from './auto-assign.ts';
 import type { GroupsRepository } from './groups.repository.ts';
 
 interface Deps {
   groups: GroupsRepository;
   audit: Pick<AuditRepository, 'record'>;
+  /** A new member, or one back from an absence, may take what waits in their groups' queues. */
+  autoAssign: Pick<AutoAssigner, 'drain' | 'freed'>;
+  /** The clock (ms), injectable for tests. */
+  now?: () => number;
 }
 
 interface Actor {
@@ -17,7 +31,7 @@ interface Actor {
  * A group's members: any active user may be added (as `member` or `lead`), and belong to
  * several groups; an inactive user already in a group stays listed. Each change is audited.
  */
-export function createGroupsService({ groups, audit }: Deps) {
+export function createGroupsService({ groups, audit, autoAssign, now = Date.now }: Deps) {
   async function requireGroup(groupId: number) {
     const group = await groups.findGroup(groupId);
     if (!group) throw notFound(GROUP_MSG.groupNotFound);
@@ -48,6 +62,7 @@ export function createGroupsService({ groups, audit }: Deps) {
           detail: { group_id: groupId, user_id: input.user_id, role: input.role },
         });
       }
+      if (before === null) await autoAssign.drain(groupId);
       return { member: (await groups.member(groupId, input.user_id))!, isNew: before === null };
     },
 
@@ -60,6 +75,33 @@ export function createGroupsService({ groups, audit }: Deps) {
         ip: actor.ip,
         detail: { group_id: groupId, user_id: userId },
       });
+    },
+
+    /** The user's absence (Ausente) as it stands now. */
+    async absence(userId: number): Promise<TAbsence> {
+      const row = await groups.absenceOf(userId);
+      if (!row) throw notFound(GROUP_MSG.userNotFound);
+      return { absent: isAbsentAt(row, now()), absent_from: row.absent_from, absent_until: row.absent_until };
+    },
+
+    /**
+     * Marks the user Ausente (from now, or `from`, until the optional return date `until`, which
+     * must come after the start) or back; coming back hands them what waits in their groups.
+     */
+    async setAbsence(userId: number, input: z.output<typeof ZAbsenceWrite>): Promise<TAbsence> {
+      if (!(await groups.absenceOf(userId))) throw notFound(GROUP_MSG.userNotFound);
+      if (!input.absent) {
+        await groups.setAbsence(userId, null, null);
+        await autoAssign.freed(userId);
+        return this.absence(userId);
+      }
+      const from = input.from ?? new Date(now()).toISOString();
+      const until = input.until ?? null;
+      if (until !== null && Date.parse(until) <= Date.parse(from)) {
+        throw validationFailed({ until: [ABSENCE_MSG.endsBeforeStart] });
+      }
+      await groups.setAbsence(userId, from, until);
+      return this.absence(userId);
     },
   };
 }

@@ -13,7 +13,7 @@ import { nextDigestAt, type TicketMail } from './ticket-mail.ts';
 
 export interface TicketMailEvent {
   recipientId: number;
-  /** Null: the portal itself (an SLA alert). */
+  /** Who acted; null for the portal itself (an SLA alert, an automatic assignment). */
   actorId: number | null;
   ticketId: number;
   event: NotificationEvent;

@@ -41,7 +41,7 @@ interface NotificationsServiceDeps {
 export interface NotifyInput {
   /** Who receives it; nobody when null. */
   recipientId: number | null | undefined;
-  /** Who acted; never notified of their own action. Null: the portal itself (an SLA alert). */
+  /** Who acted; never notified of their own action. Null: the portal itself (an SLA alert, an automatic assignment). */
   actorId: number | null;
   ticketId: number;
   /** Which of the events a person chooses channels for (profile, Notificaciones). */

@@ -6,8 +6,8 @@ import type { DB } from '../../db/schema.ts';
 /** One entry of a ticket's timeline, as its writer records it. */
 export interface NewTicketEvent {
   ticketId: number;
-  /** Who acted. */
-  userId: number;
+  /** Who acted; null: the portal itself (an automatic assignment). */
+  userId: number | null;
   kind: TicketEventKind;
   field?: string | null;
   from?: string | null;

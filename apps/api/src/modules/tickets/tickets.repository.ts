@@ -107,7 +107,12 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
       const nameOf = (
         table: 'priority_types' | 'projects' | 'areas' | 'categories' | 'difficulties' | 'groups',
         column: TicketColumn,
-      ) => eb.selectFrom(`${table} as x`).select('x.name').whereRef('x.id', '=', `t.${column}`);
+        // Every one of these catalogues has id and name (groups carry more columns besides).
+      ) =>
+        eb
+          .selectFrom(`${table} as x` as 'areas as x')
+          .select('x.name')
+          .whereRef('x.id', '=', `t.${column}`);
       const status = () => eb.selectFrom('ticket_statuses as x').whereRef('x.id', '=', 't.status_id');
       const userName = (column: 't.created_by' | 't.user_assigned_id') =>
         eb
@@ -172,8 +177,10 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
     async create(
       values: TicketValues,
       createdBy: number,
-      { now = nowIso(), sla }: { now?: string; sla?: TicketSla } = {},
+      { now = nowIso(), sla, trx }: { now?: string; sla?: TicketSla; trx?: Kysely<DB> } = {},
     ): Promise<{ ticket: TTicket } | { missing: ReferenceField[] }> {
+      // Inside the caller's transaction (an automatic assignment follows), or in its own.
+      const executor = trx ?? db;
       const event = eventRow({ ticketId: 0, userId: createdBy, kind: 'created' }, now);
       // The SLA applied, on the timeline just after the creation.
       const slaEvent =
@@ -220,7 +227,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
             select t.id, ${event.user_id}::int, ${slaEvent?.kind ?? ''}::text, ${slaEvent?.field ?? null}::text,
               ${slaEvent?.to_value ?? null}::text, ${now}::timestamptz from t where ${slaEvent !== null}::boolean
           )
-          select (select json_agg(r) from r) as refs, t.* from (select 1) as one left join t on true`.execute(db);
+          select (select json_agg(r) from r) as refs, t.* from (select 1) as one left join t on true`.execute(executor);
         const [result] = rows;
         references = referencesOf(values, result?.refs ?? []);
         row = result?.id === null || result?.id === undefined ? undefined : result;
@@ -228,11 +235,11 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
         references = referencesOf(
           values,
           await referencesQuery(values, createdBy)
-            .execute(db)
+            .execute(executor)
             .then((r) => r.rows),
         );
         if (references.missing.length > 0) return { missing: references.missing };
-        row = await db.transaction().execute(async (trx) => {
+        const write = async (trx: Kysely<DB>) => {
           const inserted = await trx
             .insertInto('tickets')
             .values({
@@ -251,7 +258,8 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
             .values([event, ...(slaEvent ? [slaEvent] : [])].map((e) => ({ ...e, ticket_id: inserted.id })))
             .execute();
           return inserted;
-        });
+        };
+        row = trx ? await write(trx) : await db.transaction().execute(write);
         indexSync.queued();
       }
       if (!row) return { missing: references.missing };

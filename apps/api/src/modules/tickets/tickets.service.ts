@@ -20,6 +20,7 @@ import type { DB } from '../../db/schema.ts';
 import { HttpError, forbidden, notFound, validationFailed, type FieldErrors } from '../../lib/http-error.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { PermissionsRepository } from '../permissions/permissions.repository.ts';
+import type { AutoAssigner, AutoAssignment } from '../groups/auto-assign.ts';
 import type { TicketRouter } from '../groups/routing.ts';
 import type { TicketLinksRepository } from '../ticket-links/ticket-links.repository.ts';
 import type { AuthUserRow } from '../users/users.repository.ts';
@@ -45,6 +46,8 @@ interface Deps {
   teamOf: (groupId: number) => Promise<number[]>;
   /** Whether a parent about to close still has open children. */
   links: Pick<TicketLinksRepository, 'openChildren'>;
+  /** Automatic assignment of the tickets entering a group's queue (Rotativa, Menor carga). */
+  autoAssign: Pick<AutoAssigner, 'modeOf' | 'lockGroup' | 'assignLocked' | 'announce' | 'freed'>;
 }
 
 export type Actor = Pick<AuthUserRow, 'id' | 'role_id'> & Partial<Pick<AuthUserRow, 'is_supervisor'>>;
@@ -87,6 +90,7 @@ export function createTicketsService({
   router,
   teamOf,
   links,
+  autoAssign,
 }: Deps) {
   const can = (actor: Actor, section: string, flag: 'r' | 'w' | 'u' | 'd') =>
     permissions.hasFlag(actor.role_id, section, flag);
@@ -248,9 +252,15 @@ export function createTicketsService({
       })();
     },
 
-    /** Creates the ticket; without a group, the routing rules give it one (or none). */
+    /**
+     * Creates the ticket; without a group, the routing rules give it one (or none). A group that
+     * assigns automatically gives it to a member in the same transaction, under the group's lock
+     * (taken before the ticket is written).
+     */
     async create(actor: Actor, input: TicketInput): Promise<TTicket> {
       const values = { ...input, group_id: input.group_id ?? (await router.groupFor(input)) };
+      const groupId = values.group_id;
+      const isAutomatic = groupId !== null && (await autoAssign.modeOf(groupId)) !== 'manual';
       const at = now();
       const { rules, statuses } = await sla.catalog();
       const status = statuses.get(values.status_id);
@@ -267,9 +277,22 @@ export function createTicketsService({
             at,
           )
         : undefined;
-      const result = await tickets.create(values, actor.id, { now: new Date(at).toISOString(), sla: clock });
+      const options = { now: new Date(at).toISOString(), sla: clock };
+      const auto: { assigned: AutoAssignment | null } = { assigned: null };
+      const result = !isAutomatic
+        ? await tickets.create(values, actor.id, options)
+        : await database.db.transaction().execute(async (trx) => {
+            const group = await autoAssign.lockGroup(trx, groupId);
+            const created = await tickets.create(values, actor.id, { ...options, trx });
+            if (group && 'ticket' in created) auto.assigned = await autoAssign.assignLocked(trx, group, created.ticket);
+            return created;
+          });
       if ('missing' in result) throw validationFailed(referenceErrors(result.missing, values));
       const { ticket } = result;
+      if (auto.assigned) {
+        await autoAssign.announce([auto.assigned]);
+        return load(ticket.id);
+      }
       const team = ticket.group_id === null ? [] : await teamOf(ticket.group_id);
       notifications.ticketChanged({ ticketId: ticket.id, userIds: [...new Set([ticket.created_by, ...team])] });
       return result.ticket;
@@ -292,7 +315,16 @@ export function createTicketsService({
       await checkReferences(values, current);
       // Read before the transaction: the catalogue is read on its own connection.
       const catalog = await sla.catalog();
+      // An unassigned ticket moved into a group that assigns automatically enters its queue.
+      const entersQueue =
+        values.group_id !== null &&
+        values.group_id !== current.group_id &&
+        current.user_assigned_id === null &&
+        (await autoAssign.modeOf(values.group_id)) !== 'manual';
+      const auto: { assigned: AutoAssignment | null } = { assigned: null };
       const updated = await database.db.transaction().execute(async (trx) => {
+        // The group's lock before the ticket's row, as on creation.
+        const group = entersQueue && values.group_id !== null ? await autoAssign.lockGroup(trx, values.group_id) : null;
         await tickets.update(id, values, trx);
         const updated = await load(id, trx);
         if (
@@ -345,9 +377,21 @@ export function createTicketsService({
         }
         changes.push(...(await recomputeSla(catalog, id, current, trx, actor.id)));
         await events.record(changes, trx);
+        if (group && updated.status_tickets.stage !== 'closed') {
+          auto.assigned = await autoAssign.assignLocked(trx, group, { id, created_by: current.created_by });
+        }
         return updated;
       });
       announce(updated);
+      if (auto.assigned) await autoAssign.announce([auto.assigned]);
+      // Closing an assigned ticket frees a place under its assignee's cap: what waits for them is handed out.
+      if (
+        current.user_assigned_id !== null &&
+        current.status_tickets.stage !== 'closed' &&
+        updated.status_tickets.stage === 'closed'
+      ) {
+        await autoAssign.freed(current.user_assigned_id);
+      }
       return load(id);
     },
 
@@ -394,6 +438,8 @@ export function createTicketsService({
         );
       });
       announce({ ...ticket, user_assigned_id: assigneeId }, ticket.user_assigned_id);
+      // The previous assignee has one ticket fewer: what waits in their groups may go to them.
+      if (ticket.user_assigned_id !== null) await autoAssign.freed(ticket.user_assigned_id);
       await audit.record({
         event: ticket.user_assigned_id === null ? 'ticket.assigned' : 'ticket.reassigned',
         userId: actor.id,

@@ -3,27 +3,35 @@ import { sql } from 'kysely';
 import { likePattern, type Database } from '../../db/database.ts';
 import { countRows, flatPage, pageMeta, paginate, type Paging } from '../../db/paging.ts';
 import { COUNT_KIND } from '../../db/ticket-derivations.ts';
+import { isAbsentAt } from '../groups/auto-assign.ts';
 import { activeUsers, selectUserSummary, toUserSummary } from '../users/user-summaries.ts';
 
 export function createWorkloadRepository(database: Database) {
   const { db } = database;
 
-  const activeUsersMatching = (search: string) => {
+  const activeUsersMatching = (search: string, groupId?: number) => {
     const like = sql.raw(database.like);
     const pattern = likePattern(search);
-    return activeUsers(db).$if(search !== '', (q) =>
-      q.where(
-        sql<boolean>`(u.name ${like} ${pattern} escape '\\' or u.last_name ${like} ${pattern} escape '\\' or (u.name || ' ' || u.last_name) ${like} ${pattern} escape '\\')`,
-      ),
-    );
+    return activeUsers(db)
+      .$if(search !== '', (q) =>
+        q.where(
+          sql<boolean>`(u.name ${like} ${pattern} escape '\\' or u.last_name ${like} ${pattern} escape '\\' or (u.name || ' ' || u.last_name) ${like} ${pattern} escape '\\')`,
+        ),
+      )
+      .$if(groupId !== undefined, (q) =>
+        q.where('u.id', 'in', db.selectFrom('group_members').select('user_id').where('group_id', '=', groupId!)),
+      );
   };
 
   return {
-    /** Active users by name with the counts of the tickets assigned to them, by stage, from the counters. */
-    async countPerUser({ search, ...paging }: Paging & { search: string }) {
-      const count = await countRows(activeUsersMatching(search));
-      const users = await selectUserSummary(activeUsersMatching(search))
-        .select('u.email')
+    /**
+     * Active users by name (or the members of one group) with the counts of the tickets assigned
+     * to them, by stage, from the counters, and whether they are Ausente at `at`.
+     */
+    async countPerUser({ search, group_id, ...paging }: Paging & { search: string; group_id?: number }, at: number) {
+      const count = await countRows(activeUsersMatching(search, group_id));
+      const users = await selectUserSummary(activeUsersMatching(search, group_id))
+        .select(['u.email', 'u.absent_from', 'u.absent_until'])
         .$call(paginate(paging))
         .execute();
       const ids = users.map((u) => u.id);
@@ -40,6 +48,7 @@ export function createWorkloadRepository(database: Database) {
                 eb.fn.sum<number | string>('n').as('ticket_count'),
                 sql<number | string>`sum(case when stage = 'started' then n else 0 end)`.as('started_count'),
                 sql<number | string>`sum(case when stage = 'closed' then n else 0 end)`.as('completed_count'),
+                sql<number | string>`sum(case when stage <> 'closed' then n else 0 end)`.as('open_count'),
               ])
               .execute();
       const byUser = new Map(counts.map((c) => [c.user_id, c]));
@@ -52,6 +61,8 @@ export function createWorkloadRepository(database: Database) {
           ticket_count: Number(c?.ticket_count ?? 0),
           started_count: Number(c?.started_count ?? 0),
           completed_count: Number(c?.completed_count ?? 0),
+          open_count: Number(c?.open_count ?? 0),
+          absent: isAbsentAt(u, at),
         };
       });
       return flatPage(data, count, paging);

@@ -1,6 +1,8 @@
 import {
   SECTIONS,
   ZErrorResponse,
+  ZGroupLoadsQuery,
+  ZGroupLoadsResponse,
   ZUserTicketsQuery,
   ZUserTicketsResponse,
   ZWorkloadPage,
@@ -45,5 +47,19 @@ export const workloadRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
       status: true as const,
       ...(await workload.ticketsOf(request.body.user_id, request.body)),
     }),
+  );
+
+  app.get(
+    '/workload/groups',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'Carga de trabajo por grupo: tickets en cola y tickets abiertos de cada miembro',
+        querystring: ZGroupLoadsQuery,
+        response: { 200: ZGroupLoadsResponse, ...errors },
+      },
+    },
+    async (request) => ({ status: true as const, data: await workload.groupLoads(request.query.group_id) }),
   );
 };

@@ -32,6 +32,7 @@ import { paths } from '@/config/paths.ts';
 import { UserAvatar } from '@/components/ui/user-avatar.tsx';
 import { NotificationBell } from '@/features/notifications/components/notification-bell.tsx';
 import { imageQuery } from '@/features/profile/api/profile-api.ts';
+import { AbsenceBadge, AbsenceMenuItem } from '@/features/profile/components/absence-controls.tsx';
 import { colorSchemeOptions } from '@/lib/color-scheme.ts';
 import { fullName, useSession } from '@/lib/session.ts';
 import { isApplePlatform } from '../command-palette/hotkeys.ts';
@@ -106,6 +107,7 @@ export function TopBar({ isDrawerOpen, onToggleDrawer, onOpenPalette, onPrefetch
             {fullscreen ? <IconMinimize size={20} stroke={1.7} /> : <IconMaximize size={20} stroke={1.7} />}
           </ActionIcon>
         </Tooltip>
+        {user && <AbsenceBadge userId={user.id} />}
         <Divider orientation="vertical" mx={4} visibleFrom="sm" />
         <Group gap="sm" wrap="nowrap">
           <UserAvatar name={name} src={photo} size={36} />
@@ -128,6 +130,7 @@ export function TopBar({ isDrawerOpen, onToggleDrawer, onOpenPalette, onPrefetch
             <Menu.Item component={Link} to={paths.usersProfile} leftSection={<IconUserCircle size={16} />}>
               Perfil
             </Menu.Item>
+            {user && <AbsenceMenuItem userId={user.id} />}
             <ColorSchemeItems />
             <Menu.Divider />
             <Menu.Item component={Link} to={paths.logout} color="red" leftSection={<IconLogout size={16} />}>

@@ -3,6 +3,7 @@ import { accessTabs } from '@/features/access/access.ts';
 import { catalogsByPath } from '@/features/catalogs/catalogs.ts';
 import { usersConfig } from '@/features/users/users.ts';
 import { cleanInput, fieldsFor, initialValues, toPayload, validateValues } from './form-values.ts';
+import type { FormValues } from './types.ts';
 
 const areas = catalogsByPath['/areas']!;
 const fieldOf = (fields: typeof areas.fields, name: string) => fields.find((f) => f.name === name)!;
@@ -94,7 +95,7 @@ describe('form values of the generic catalogue', () => {
 
   it('sends the week of a calendar and holidays, and keys their errors by path as the API does', () => {
     const calendars = catalogsByPath['/business-calendars']!;
-    const values = { ...initialValues(calendars.fields), name: 'Turno partido' };
+    const values: FormValues = { ...initialValues(calendars.fields), name: 'Turno partido' };
     expect(toPayload(calendars.fields, values, 'create')).toMatchObject({
       time_zone: 'America/Mexico_City',
       holidays: [],

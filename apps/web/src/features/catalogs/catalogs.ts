@@ -1,4 +1,4 @@
-import { SECTIONS, type TicketStage } from '@portal/contract';
+import { ASSIGNMENT_MODE_LABELS, SECTIONS, type TicketStage } from '@portal/contract';
 import {
   defineResource,
   statusField,
@@ -96,7 +96,35 @@ export const catalogsByPath: Record<string, ResourceConfig> = {
     ],
   }),
   [paths.groups]: defineResource({
-    ...simple('groups', SECTIONS.groups, 'Grupos', 'grupo'),
+    resource: 'groups',
+    section: SECTIONS.groups,
+    title: 'Grupos',
+    singular: 'grupo',
+    columns: [
+      nameColumn,
+      { header: 'Asignación', render: (r) => ASSIGNMENT_MODE_LABELS[r.assignment_mode] },
+      { header: 'Tope por agente', render: (r) => (r.assignment_cap === null ? 'Sin tope' : String(r.assignment_cap)) },
+    ],
+    fields: [
+      nameField,
+      {
+        kind: 'select',
+        name: 'assignment_mode',
+        label: 'Asignación automática',
+        required: true,
+        defaultValue: 'manual',
+        source: Object.entries(ASSIGNMENT_MODE_LABELS).map(([value, label]) => ({ value, label })),
+      },
+      {
+        kind: 'text',
+        name: 'assignment_cap',
+        label: 'Tope de tickets abiertos por agente (opcional)',
+        rule: 'onlyNumbers',
+        maxLength: 5,
+        placeholder: 'Sin tope',
+      },
+      statusField,
+    ],
     modalSize: 'lg',
     editTabs: [
       { value: 'members', label: 'Miembros', render: (group) => createElement(GroupMembersTab, { groupId: group.id }) },

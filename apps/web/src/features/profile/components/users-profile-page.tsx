@@ -46,6 +46,7 @@ import {
   updateProfile,
   uploadAvatar,
 } from '../api/profile-api.ts';
+import { AbsenceCard } from './absence-controls.tsx';
 import { NotificationPreferencesCard } from './notification-preferences-card.tsx';
 
 /** /users-profile: the signed-in user's own profile (open to every signed-in user). */
@@ -82,6 +83,7 @@ export default function UsersProfilePage() {
             <Grid.Col span={{ base: 12, md: 5 }}>
               <Stack gap="md">
                 <LaboralCard userId={session.user.id} />
+                <AbsenceCard userId={session.user.id} />
                 <LastTicketsCard />
               </Stack>
             </Grid.Col>

@@ -71,6 +71,9 @@ export function describeEvent(e: TTicketEvent): { title: string; detail?: string
       return e.from_value === null
         ? { title: `Asignó el ticket a ${e.to_value ?? '—'}` }
         : { title: 'Reasignó el ticket', detail: `${e.from_value} → ${e.to_value ?? '—'}` };
+    case 'auto_assigned':
+      // The reason, as the portal wrote it: 'Asignado automáticamente (menor carga: 3 abiertos)'.
+      return { title: e.from_value ?? 'Asignado automáticamente', detail: `Asignado a ${e.to_value ?? '—'}` };
     case 'activity_added':
       return { title: 'Registró una actividad', detail: quote(e.to_value) };
     case 'activity_removed':
@@ -114,6 +117,7 @@ const eventIcons = {
   edited: IconPencil,
   status_changed: IconProgressCheck,
   assigned: IconUserEdit,
+  auto_assigned: IconUserEdit,
   activity_added: IconListCheck,
   activity_removed: IconTrash,
   activity_restored: IconListCheck,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { workloadParts, workloadSummary } from './workload-page.tsx';
+import { queueText, workloadParts, workloadSummary } from './workload-page.tsx';
 
 describe('workload card', () => {
   it('names every segment of the bar, open tickets included', () => {
@@ -15,5 +15,10 @@ describe('workload card', () => {
     expect(workloadSummary({ ticket_count: 1, completed_count: 0 })).toBe('1 ticket asignado · 0 % terminado');
     expect(workloadSummary({ ticket_count: 10, completed_count: 6 })).toBe('10 tickets asignados · 60 % terminado');
     expect(workloadSummary({ ticket_count: 0, completed_count: 0 })).toBe('Sin tickets asignados');
+  });
+
+  it("says how many tickets wait in a group's queue, past the bound as a lower bound", () => {
+    expect(queueText({ queue_count: 3, count_is_lower_bound: false })).toBe('3 en cola');
+    expect(queueText({ queue_count: 1000, count_is_lower_bound: true })).toBe('Más de 1,000 en cola');
   });
 });

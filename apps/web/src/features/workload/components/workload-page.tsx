@@ -1,5 +1,6 @@
 import {
   Avatar,
+  Badge,
   Button,
   Card,
   ColorSwatch,
@@ -7,12 +8,13 @@ import {
   Modal,
   Progress,
   SimpleGrid,
+  Select,
   Skeleton,
   Stack,
   Table,
   Text,
 } from '@mantine/core';
-import type { TWorkloadItem } from '@portal/contract';
+import { ASSIGNMENT_MODE_LABELS, type TGroupLoad, type TWorkloadItem } from '@portal/contract';
 import { IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -24,20 +26,37 @@ import { LoadErrorNotice } from '@/components/ui/load-error-notice.tsx';
 import { ModalTitle } from '@/components/ui/modal-title.tsx';
 import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
 import { useSearch } from '@/lib/use-list-params.ts';
-import { userTicketsQuery, workloadQuery } from '../api/workload-api.ts';
+import { groupLoadsQuery, userTicketsQuery, workloadQuery } from '../api/workload-api.ts';
 
 const initials = (u: TWorkloadItem) => `${u.name[0] ?? ''}${u.last_name[0] ?? ''}`.toUpperCase();
 
-/** /workload 'Carga de trabajo': a card per user with their ticket counts. */
+/**
+ * /workload 'Carga de trabajo': each group's queue and its members' open tickets, then a card
+ * per user with their ticket counts; a group filter narrows both to one group.
+ */
 export default function WorkloadPage() {
   const [search, setSearch, debouncedSearch] = useSearch();
   const [selected, setSelected] = useState<TWorkloadItem | null>(null);
-  const list = useQuery(workloadQuery(debouncedSearch));
+  const [groupId, setGroupId] = useState<number | null>(null);
+  const list = useQuery(workloadQuery(debouncedSearch, groupId));
   const users = list.isError ? [] : (list.data?.data ?? []);
+  const groupLoads = useQuery(groupLoadsQuery());
+  const allGroups = groupLoads.data ?? [];
+  const shownGroups = groupId === null ? allGroups : allGroups.filter((g) => g.id === groupId);
 
   return (
     <Stack gap="md">
       <ListHeader title="Carga de trabajo">
+        <Select
+          label="Grupo"
+          placeholder="Todos los grupos"
+          data={allGroups.map((g) => ({ value: String(g.id), label: g.name }))}
+          value={groupId === null ? null : String(groupId)}
+          onChange={(v) => setGroupId(v === null ? null : Number(v))}
+          clearable
+          searchable
+          w={{ base: '100%', sm: 240 }}
+        />
         <SearchInput
           label="Buscar usuario"
           placeholder="Buscar usuario por nombre o apellido..."
@@ -48,6 +67,14 @@ export default function WorkloadPage() {
       </ListHeader>
 
       <LoadErrorNotice error={list.error} />
+
+      {shownGroups.length > 0 && (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} aria-label="Colas por grupo" role="list">
+          {shownGroups.map((g) => (
+            <GroupLoadCard key={g.id} group={g} />
+          ))}
+        </SimpleGrid>
+      )}
 
       {list.isPending ? (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
@@ -96,6 +123,66 @@ export function workloadSummary(user: Pick<TWorkloadItem, 'ticket_count' | 'comp
   return `${total} ${total === 1 ? 'ticket asignado' : 'tickets asignados'} · ${done} % terminado`;
 }
 
+/** '12 en cola' (or 'más de 1.000 en cola'). */
+export function queueText(group: Pick<TGroupLoad, 'queue_count' | 'count_is_lower_bound'>) {
+  const n = group.queue_count.toLocaleString('es-MX');
+  return group.count_is_lower_bound ? `Más de ${n} en cola` : `${n} en cola`;
+}
+
+/** A group: how it hands out tickets, its queue's length, and each member's open tickets. */
+function GroupLoadCard({ group }: { group: TGroupLoad }) {
+  return (
+    <Card withBorder radius="md" padding="md" shadow="xs" role="listitem" aria-label={`Grupo ${group.name}`}>
+      <Group justify="space-between" wrap="nowrap">
+        <Text fw={600} truncate>
+          {group.name}
+        </Text>
+        <Badge variant="light">{queueText(group)}</Badge>
+      </Group>
+      <Text size="xs" c="dimmed">
+        {ASSIGNMENT_MODE_LABELS[group.assignment_mode]}
+        {group.assignment_cap === null ? '' : ` · tope ${group.assignment_cap} por agente`}
+      </Text>
+      {group.members.length === 0 ? (
+        <Text size="sm" c="dimmed" mt="sm">
+          Sin miembros
+        </Text>
+      ) : (
+        <Table mt="sm" verticalSpacing={4} aria-label={`Miembros de ${group.name}`}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Miembro</Table.Th>
+              <Table.Th ta="right">Abiertos</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {group.members.map((m) => (
+              <Table.Tr key={m.user_id}>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    <Text size="sm">{m.name}</Text>
+                    {m.absent && (
+                      <Badge size="xs" color="orange">
+                        Ausente
+                      </Badge>
+                    )}
+                    {m.status_id !== 1 && (
+                      <Badge size="xs" color="gray">
+                        Inactivo
+                      </Badge>
+                    )}
+                  </Group>
+                </Table.Td>
+                <Table.Td ta="right">{m.open_count}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Card>
+  );
+}
+
 function WorkloadCard({ user, onDetails }: { user: TWorkloadItem; onDetails: () => void }) {
   const parts = workloadParts(user);
   const percent = (n: number) => (user.ticket_count === 0 ? 0 : (n / user.ticket_count) * 100);
@@ -109,6 +196,11 @@ function WorkloadCard({ user, onDetails }: { user: TWorkloadItem; onDetails: () 
           <Text fw={600} truncate>
             {user.user_name}
           </Text>
+          {user.absent && (
+            <Badge size="xs" color="orange" w="fit-content">
+              Ausente
+            </Badge>
+          )}
           <Text size="xs" c="dimmed" truncate>
             @{user.username} · {user.role.name}
             {user.area ? ` · ${user.area.name}` : ''}

@@ -1,0 +1,200 @@
+import { ASSIGNMENT_MSG, RECORD_STATUS, TICKET_MSG, type AssignmentMode } from '@portal/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
+import type { NotificationsService } from '../notifications/notifications.service.ts';
+import type { TicketEventsRepository } from '../tickets/ticket-events.repository.ts';
+import type { TicketsRepository } from '../tickets/tickets.repository.ts';
+import type { GroupsRepository } from './groups.repository.ts';
+
+/** A ticket handed to a member by the group's mode. */
+export interface AutoAssignment {
+  ticketId: number;
+  groupId: number;
+  assigneeId: number;
+  createdBy: number;
+}
+
+/** The group row as read under its lock. */
+export interface LockedGroup {
+  id: number;
+  status_id: number;
+  assignment_mode: AssignmentMode;
+  assignment_cap: number | null;
+  last_assigned_user_id: number | null;
+}
+
+interface Deps {
+  database: Database;
+  groups: GroupsRepository;
+  tickets: Pick<TicketsRepository, 'assign' | 'userName'>;
+  events: TicketEventsRepository;
+  notifications: Pick<NotificationsService, 'notify' | 'ticketChanged'>;
+  /** The clock (ms): absences are compared with it. */
+  now?: () => number;
+}
+
+/** How many waiting tickets one freed capacity hands out at most in one transaction. */
+const MAX_DRAIN = 200;
+
+/** Whether an absence (from, until) holds at `at`. */
+export const isAbsentAt = (u: { absent_from: string | null; absent_until: string | null }, at: number) =>
+  u.absent_from !== null &&
+  Date.parse(u.absent_from) <= at &&
+  (u.absent_until === null || Date.parse(u.absent_until) > at);
+
+/**
+ * Automatic assignment. A group in mode Rotativa or Menor carga gives each ticket that enters
+ * its queue (a new ticket, or one moved into the group unassigned) to an available member in
+ * the transaction that writes it. Available: active user of an active role, not Ausente, and
+ * under the group's cap of open (not closed) assigned tickets, read from the counters
+ * (`ticket_counts`). Rotativa takes the next available member after the last one it gave a
+ * ticket to (in user id order); Menor carga the one with the fewest open tickets (ties: the
+ * next in that same rotation). With nobody available the ticket waits in the queue; when a
+ * member frees capacity (a ticket of theirs closes or goes to someone else, they come back,
+ * they join) `drain` hands out the waiting tickets, oldest first.
+ *
+ * Concurrent writers: every decision is taken under the group row's lock (PostgreSQL
+ * `SELECT … FOR NO KEY UPDATE`, which still lets tickets referencing the group be inserted),
+ * taken before the ticket is written so the counters it reads already hold every committed
+ * assignment; SQLite has one writer. The lock is per group: a member of two groups may pass
+ * the cap by one when both assign at the same instant.
+ */
+export function createAutoAssigner({ database, groups, tickets, events, notifications, now = Date.now }: Deps) {
+  const { db } = database;
+
+  /** The group's mode, read outside any transaction (manual for a missing or inactive group). */
+  async function modeOf(groupId: number): Promise<AssignmentMode> {
+    const row = await db
+      .selectFrom('groups')
+      .select(['assignment_mode', 'status_id'])
+      .where('id', '=', groupId)
+      .executeTakeFirst();
+    return row && row.status_id === RECORD_STATUS.active ? row.assignment_mode : 'manual';
+  }
+
+  /** Locks the group row for this transaction's decisions (PostgreSQL); null if it does not exist. */
+  async function lockGroup(trx: Kysely<DB>, groupId: number): Promise<LockedGroup | undefined> {
+    const q = trx
+      .selectFrom('groups')
+      .select(['id', 'status_id', 'assignment_mode', 'assignment_cap', 'last_assigned_user_id'])
+      .where('id', '=', groupId);
+    return (database.dialect === 'postgres' ? q.forNoKeyUpdate() : q).executeTakeFirst();
+  }
+
+  /** The available members with their open tickets, in rotation order (after the last one given a ticket). */
+  async function available(trx: Kysely<DB>, group: LockedGroup): Promise<{ userId: number; open: number }[]> {
+    const at = now();
+    const members = (await groups.assignableMembers(group.id, trx)).filter((m) => !isAbsentAt(m, at));
+    if (members.length === 0) return [];
+    const loads = await groups.openLoads(
+      members.map((m) => m.user_id),
+      trx,
+    );
+    const cap = group.assignment_cap;
+    const open = members
+      .map((m) => ({ userId: m.user_id, open: loads.get(m.user_id) ?? 0 }))
+      .filter((m) => cap === null || m.open < cap);
+    const last = group.last_assigned_user_id ?? 0;
+    return [...open.filter((m) => m.userId > last), ...open.filter((m) => m.userId <= last)];
+  }
+
+  /** The member the mode picks, or null when nobody is available. */
+  function pick(mode: AssignmentMode, rotation: { userId: number; open: number }[]) {
+    if (rotation.length === 0) return null;
+    if (mode === 'round_robin') return rotation[0]!;
+    return rotation.reduce((best, m) => (m.open < best.open ? m : best));
+  }
+
+  /**
+   * Gives the ticket (unassigned, in the locked group's queue) to the member the mode picks:
+   * the assignment, Rotativa's place, the timeline entry with its reason and the assignee's
+   * notification, all in `trx`. Null when the group is manual or inactive, or nobody is available.
+   */
+  async function assignLocked(
+    trx: Kysely<DB>,
+    group: LockedGroup,
+    ticket: { id: number; created_by: number },
+  ): Promise<AutoAssignment | null> {
+    if (group.status_id !== RECORD_STATUS.active || group.assignment_mode === 'manual') return null;
+    const mode = group.assignment_mode;
+    const chosen = pick(mode, await available(trx, group));
+    if (!chosen) return null;
+    if (!(await tickets.assign(ticket.id, chosen.userId, null, trx))) return null;
+    await trx.updateTable('groups').set({ last_assigned_user_id: chosen.userId }).where('id', '=', group.id).execute();
+    group.last_assigned_user_id = chosen.userId;
+    const reason = ASSIGNMENT_MSG.reason(mode, chosen.open);
+    await events.record(
+      [
+        {
+          ticketId: ticket.id,
+          userId: null,
+          kind: 'auto_assigned',
+          field: 'user_assigned_id',
+          from: reason,
+          to: await tickets.userName(chosen.userId, trx),
+        },
+      ],
+      trx,
+    );
+    await notifications.notify(
+      {
+        recipientId: chosen.userId,
+        actorId: null,
+        ticketId: ticket.id,
+        event: 'assigned',
+        message: TICKET_MSG.assignmentMessage,
+        detail: reason,
+      },
+      trx,
+    );
+    return { ticketId: ticket.id, groupId: group.id, assigneeId: chosen.userId, createdBy: ticket.created_by };
+  }
+
+  /** Tells the creator, the assignee and the group's members (their queue shrank); after the commit. */
+  async function announce(assignments: AutoAssignment[]): Promise<void> {
+    const teams = new Map<number, number[]>();
+    for (const a of assignments) {
+      if (!teams.has(a.groupId)) teams.set(a.groupId, await groups.memberIds(a.groupId));
+      notifications.ticketChanged({
+        ticketId: a.ticketId,
+        userIds: [...new Set([a.createdBy, a.assigneeId, ...teams.get(a.groupId)!])],
+      });
+    }
+  }
+
+  /** Hands out the group's waiting tickets, oldest first, while a member is available; one transaction. */
+  async function drain(groupId: number): Promise<AutoAssignment[]> {
+    const done = await db.transaction().execute(async (trx) => {
+      const group = await lockGroup(trx, groupId);
+      if (!group || group.status_id !== RECORD_STATUS.active || group.assignment_mode === 'manual') return [];
+      const assigned: AutoAssignment[] = [];
+      for (let i = 0; i < MAX_DRAIN; i += 1) {
+        const next = await groups.oldestQueued(groupId, trx);
+        if (!next) break;
+        const a = await assignLocked(trx, group, next);
+        if (!a) break;
+        assigned.push(a);
+      }
+      return assigned;
+    });
+    await announce(done);
+    return done;
+  }
+
+  return {
+    modeOf,
+    lockGroup,
+    assignLocked,
+    announce,
+    drain,
+
+    /** A member freed capacity (or came back): each of their automatic groups hands out what waits. */
+    async freed(userId: number): Promise<AutoAssignment[]> {
+      const all: AutoAssignment[] = [];
+      for (const groupId of await groups.automaticGroupsOf(userId)) all.push(...(await drain(groupId)));
+      return all;
+    },
+  };
+}
+export type AutoAssigner = ReturnType<typeof createAutoAssigner>;
