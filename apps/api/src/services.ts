@@ -38,6 +38,8 @@ import { createTicketsRepository } from './modules/tickets/tickets.repository.ts
 import { createTicketLinksRepository } from './modules/ticket-links/ticket-links.repository.ts';
 import { createTicketLinksService } from './modules/ticket-links/ticket-links.service.ts';
 import { createTicketsService } from './modules/tickets/tickets.service.ts';
+import { createSavedViewsRepository } from './modules/saved-views/saved-views.repository.ts';
+import { createSavedViewsService } from './modules/saved-views/saved-views.service.ts';
 import { createSlaRepository } from './modules/sla/sla.repository.ts';
 import { createMailNotifier } from './modules/mail/mail-notifier.ts';
 import { createMailOutboxRepository } from './modules/mail/mail-outbox.repository.ts';
@@ -171,6 +173,11 @@ export function createServices(config: Config, database: Database, log: MailLog 
     notifications,
     audit,
   });
+  const savedViews = createSavedViewsService({
+    views: createSavedViewsRepository(database),
+    permissions,
+    tickets,
+  });
   const avatars = createAvatarStore(config.dataDir);
   const profile = createProfileService({
     groups: groupsRepository,
@@ -207,6 +214,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     passwordReset,
     tickets,
     ticketLinks,
+    savedViews,
     ticketsRepository,
     ticketImporter: createTicketImporter(database, config.databaseUrl ? undefined : config.sqliteFile),
     activities,
