@@ -1,4 +1,6 @@
+import { TICKET_COUNT_CAP } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTicketDerivationsSuspended } from '../src/db/ticket-derivations.ts';
 import { createTestApp, dialects, ticketBody, type TestApp } from './helper.ts';
 
 const SUPERVISOR_ROLE = 2;
@@ -263,6 +265,42 @@ describe.each(dialects)('saved views on %s', (dialect) => {
       },
     ]);
     expect(data.notice).toBe('Prioridad «Temporal» ya no aplica: fue desactivado.');
+  });
+
+  it('bounds a view’s count like its list: past the cap it says more than 10.000', async () => {
+    const db = t.services.database.db;
+    const area = await t.call(admin, 'POST', '/api/areas/create', { name: 'Patio de contenedores' });
+    expect(area.statusCode, area.body).toBe(201);
+    const areaId = area.json().data.id as number;
+    const status = await db
+      .selectFrom('ticket_statuses')
+      .select(['id', 'stage'])
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const now = new Date().toISOString();
+    await withTicketDerivationsSuspended(db, dialect, async () => {
+      for (let from = 0; from < TICKET_COUNT_CAP + 50; from += 1_000) {
+        await db
+          .insertInto('tickets')
+          .values(
+            Array.from({ length: Math.min(1_000, TICKET_COUNT_CAP + 50 - from) }, (_, i) => ({
+              ...ticketBody(`Contenedor ${from + i}`, 'Carga masiva'),
+              area_id: areaId,
+              status_id: status.id,
+              stage: status.stage,
+              created_by: 1,
+              created_at: now,
+              updated_at: now,
+            })),
+          )
+          .execute();
+      }
+    });
+    const res = await create(admin, { name: 'Patio', list: 'general', query: { filters: { area_id: [areaId] } } });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data.count).toEqual({ total: TICKET_COUNT_CAP, is_lower_bound: true });
+    const listed = (await views(admin)).data.find((v) => v.name === 'Patio');
+    expect(listed?.count).toEqual({ total: TICKET_COUNT_CAP, is_lower_bound: true });
   });
 
   it('refuses every route without a session and a change without the CSRF header', async () => {
