@@ -208,7 +208,7 @@ export function TicketTable({
           <Stack gap="xs" style={{ flex: 1, minWidth: 0 }}>
             <TicketFilters filters={filters} onChange={list.setFilters} stages={stages} />
           </Stack>
-          <Group gap="xs" wrap="nowrap">
+          <Group gap="xs" wrap="wrap" justify="flex-end">
             <SortControl sort={list.sort} onChange={list.setSort} />
             <SaveViewButton list={kind} query={currentQuery} onSaved={list.setViewId} />
             <Button
