@@ -21,6 +21,7 @@ import { permissionsRoutes } from './modules/permissions/permissions.routes.ts';
 import { activitiesRoutes } from './modules/activities/activities.routes.ts';
 import { profileRoutes } from './modules/profile/profile.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
+import { savedViewsRoutes } from './modules/saved-views/saved-views.routes.ts';
 import { ticketImportRoutes } from './modules/tickets/ticket-import.routes.ts';
 import { ticketLinksRoutes } from './modules/ticket-links/ticket-links.routes.ts';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
@@ -124,6 +125,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
       await api.register(ticketsRoutes, { services });
       await api.register(ticketImportRoutes, { services });
       await api.register(ticketLinksRoutes, { services });
+      await api.register(savedViewsRoutes, { services });
       await api.register(activitiesRoutes, { services });
       await api.register(workloadRoutes, { services });
       await api.register(profileRoutes, { services });

@@ -39,6 +39,8 @@ import { createTicketsRepository } from './modules/tickets/tickets.repository.ts
 import { createTicketLinksRepository } from './modules/ticket-links/ticket-links.repository.ts';
 import { createTicketLinksService } from './modules/ticket-links/ticket-links.service.ts';
 import { createTicketsService } from './modules/tickets/tickets.service.ts';
+import { createSavedViewsRepository } from './modules/saved-views/saved-views.repository.ts';
+import { createSavedViewsService } from './modules/saved-views/saved-views.service.ts';
 import { createSlaRepository } from './modules/sla/sla.repository.ts';
 import { createSlaAlertSweep } from './modules/sla/sla-alerts.ts';
 import { createMailNotifier } from './modules/mail/mail-notifier.ts';
@@ -199,6 +201,11 @@ export function createServices(config: Config, database: Database, log: MailLog 
     notifications,
     audit,
   });
+  const savedViews = createSavedViewsService({
+    views: createSavedViewsRepository(database),
+    permissions,
+    tickets,
+  });
   const avatars = createAvatarStore(config.dataDir);
   const profile = createProfileService({
     groups: groupsRepository,
@@ -235,6 +242,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     passwordReset,
     tickets,
     ticketLinks,
+    savedViews,
     ticketsRepository,
     ticketImporter: createTicketImporter(database, config.databaseUrl ? undefined : config.sqliteFile),
     activities,

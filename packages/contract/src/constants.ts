@@ -58,6 +58,8 @@ export const SECTIONS = {
   slaPolicies: 'sla_main',
   routingRules: 'rr_main',
   queues: 'qu_main',
+  /** Saved views: everyone keeps their own; sharing one with roles needs w, changing or deleting another's u / d. */
+  savedViews: 'vi_main',
 } as const;
 export type SectionName = (typeof SECTIONS)[keyof typeof SECTIONS];
 

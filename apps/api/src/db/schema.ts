@@ -5,6 +5,7 @@ import type {
   MailStatus,
   NotificationChannel,
   NotificationEvent,
+  SavedViewList,
   SlaState,
   TicketEventKind,
   TicketStage,
@@ -249,6 +250,23 @@ export interface TicketLinksTable {
   created_at: Timestamp;
 }
 
+/** A ticket list's saved query under a name (0030); `query` is JSON the lists' contract validates. */
+export interface SavedViewsTable {
+  id: Generated<number>;
+  owner_id: number;
+  name: string;
+  list: SavedViewList;
+  query: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The roles a saved view is shared with. */
+export interface SavedViewRolesTable {
+  view_id: number;
+  role_id: number;
+}
+
 export interface ActivitiesTable {
   id: Generated<number>;
   name: string;
@@ -407,6 +425,8 @@ export interface DB {
   ticket_closures: TicketClosuresTable;
   ticket_events: TicketEventsTable;
   ticket_links: TicketLinksTable;
+  saved_views: SavedViewsTable;
+  saved_view_roles: SavedViewRolesTable;
   activities: ActivitiesTable;
   notifications: NotificationsTable;
   password_reset_codes: PasswordResetCodesTable;

@@ -22,6 +22,8 @@ export const routeSections: Record<string, string[]> = {
   'sla-policies': [SECTIONS.slaPolicies],
   'routing-rules': [SECTIONS.routingRules],
   queues: [SECTIONS.queues],
+  // No screen of its own: its section says who shares saved views (Administrador).
+  views: [SECTIONS.savedViews],
 };
 
 const all: PermissionFlag[] = ['r', 'w', 'u', 'd'];

@@ -434,6 +434,12 @@ export function createTicketListRepository(database: Database, names: TicketName
       return { data: await detailsOf(ids), meta: isLowerBound ? { ...meta, total_is_lower_bound: true } : meta };
     },
 
+    /** A list's total alone, as its page would give it (exact, or TICKET_COUNT_CAP and a lower bound): a saved view's badge. */
+    async count(selection: TicketSelection): Promise<{ total: number; isLowerBound: boolean }> {
+      const search = await resolvedSearch(selection);
+      return search ? totalOf(selection, search) : { total: 0, isLowerBound: false };
+    },
+
     /** The tickets of these ids with their names, in the order of the ids. */
     detailsOf,
 

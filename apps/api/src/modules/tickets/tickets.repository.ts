@@ -150,6 +150,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
 
   return {
     list: lists.list,
+    count: lists.count,
     detailsOf: lists.detailsOf,
     exportBatches: lists.exportBatches,
 

@@ -215,6 +215,16 @@ export function createTicketsService({
     list: async (actor: Actor, list: TicketListKind, query: TTicketListQuery) =>
       tickets.list(await filterOf(actor, list, query), query),
 
+    /** How many tickets a list with this search and filters shows the caller, bounded as its page's total. */
+    count: async (
+      actor: Actor,
+      list: TicketListKind,
+      query: { search: string; filters: TTicketFilters; sort: TTicketSort },
+    ) => tickets.count(await filterOf(actor, list, query)),
+
+    /** Whether the caller may read a list (`r` on its section, as its route requires). */
+    mayReadList: (actor: Actor, list: TicketListKind) => can(actor, listSection[list], 'r'),
+
     /** The ticket's page: the ticket, its timeline and what the caller may do (403 if the lists would not show it). */
     async detail(actor: Actor, id: number): Promise<TTicketDetail> {
       const ticket = await load(id);

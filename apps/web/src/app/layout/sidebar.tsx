@@ -1,6 +1,7 @@
 import {
   ActionIcon,
   AppShell,
+  Badge,
   Box,
   CloseButton,
   Divider,
@@ -12,13 +13,14 @@ import {
   Text,
   Tooltip,
 } from '@mantine/core';
-import { IconPin, IconPinnedOff } from '@tabler/icons-react';
+import { IconBookmark, IconBookmarks, IconPin, IconPinnedOff } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Logo } from '@/components/ui/logo.tsx';
 import { DEFAULT_MENU_ICON, DEFAULT_MENU_NAME, filterMenu, logoutItem, menu, type MenuItem } from '@/config/menu.ts';
 import { userPermissionsQuery } from '@/lib/permissions.ts';
+import { countBadge, savedViewPath, savedViewsQuery, viewIdOf } from '@/lib/saved-views-api.ts';
 import { useSession } from '@/lib/session.ts';
 import classes from './layout.module.css';
 
@@ -72,9 +74,12 @@ export function Sidebar({ isExpanded, isLocked, isMobile, onToggleLock, onCloseD
               ))}
             </Stack>
           ) : (
-            items.map((item, index) => (
-              <MenuEntry key={item.name ?? index} item={item} isExpanded={isExpanded} isFirst={index === 0} />
-            ))
+            <>
+              {items.map((item, index) => (
+                <MenuEntry key={item.name ?? index} item={item} isExpanded={isExpanded} isFirst={index === 0} />
+              ))}
+              <SavedViewsEntry isExpanded={isExpanded} />
+            </>
           )}
         </nav>
       </AppShell.Section>
@@ -157,5 +162,81 @@ function Leaf({ item, isExpanded, color }: { item: MenuItem; isExpanded: boolean
       py={7}
       style={{ borderRadius: 'var(--mantine-radius-md)' }}
     />
+  );
+}
+
+/** 'Vistas': the person's saved views and those shared with their role, each with its bounded ticket count. */
+function SavedViewsEntry({ isExpanded }: { isExpanded: boolean }) {
+  const session = useSession();
+  const views = useQuery({ ...savedViewsQuery(), enabled: session !== null });
+  const { pathname, search } = useLocation();
+  const openId = viewIdOf(new URLSearchParams(search));
+  const list = views.data?.data ?? [];
+  if (list.length === 0) return null;
+
+  const entries = list.map((view) => {
+    const to = savedViewPath(view);
+    const isActive = openId === view.id && to.startsWith(`${pathname}?`);
+    const count = countBadge(view.count);
+    if (!isExpanded) {
+      return (
+        <Tooltip key={view.id} label={`${view.name} (${count})`} position="right" offset={12}>
+          <Box
+            component={Link}
+            to={to}
+            className={classes.iconLink}
+            data-active={isActive || undefined}
+            aria-current={isActive ? 'page' : undefined}
+            aria-label={`Vista ${view.name}, ${count} tickets`}
+          >
+            <IconBookmark size={21} stroke={1.6} />
+          </Box>
+        </Tooltip>
+      );
+    }
+    return (
+      <NavLink
+        key={view.id}
+        component={Link}
+        to={to}
+        label={
+          <Text size="sm" truncate>
+            {view.name}
+          </Text>
+        }
+        leftSection={<IconBookmark size={18} stroke={1.6} />}
+        rightSection={
+          <Badge size="sm" variant="light" color="gray" aria-label={`${count} tickets`}>
+            {count}
+          </Badge>
+        }
+        active={isActive}
+        aria-current={isActive ? 'page' : undefined}
+        variant="light"
+        py={7}
+        style={{ borderRadius: 'var(--mantine-radius-md)' }}
+      />
+    );
+  });
+
+  if (!isExpanded) {
+    return (
+      <>
+        <Divider my={6} mx="md" />
+        {entries}
+      </>
+    );
+  }
+  return (
+    <NavLink
+      label={<Text className={classes.groupLabel}>Vistas</Text>}
+      leftSection={<IconBookmarks size={18} stroke={1.6} />}
+      defaultOpened
+      childrenOffset={14}
+      py={8}
+      style={{ borderRadius: 'var(--mantine-radius-md)' }}
+    >
+      {entries}
+    </NavLink>
   );
 }

@@ -89,7 +89,7 @@ export default function RecordTicketsPage() {
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
-        for (const key of listUrlParams) next.delete(key);
+        for (const key of [...listUrlParams, 'view']) next.delete(key);
         if (value) next.set('tab', value);
         return next;
       },

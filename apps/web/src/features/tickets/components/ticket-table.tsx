@@ -9,8 +9,10 @@ import {
 } from '@portal/contract';
 import { IconDownload, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useDeferredValue, useState, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { SaveViewButton } from '@/components/saved-views/save-view-button.tsx';
+import { SavedViewBar } from '@/components/saved-views/saved-view-bar.tsx';
 import { DataTable, type DataColumn } from '@/components/ui/data-table.tsx';
 import { ticketPath } from '@/config/paths.ts';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
@@ -21,6 +23,7 @@ import { SlaBadge } from '@/components/ui/sla-badge.tsx';
 import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
 import { errorText } from '@/lib/api-client.ts';
 import { notifyError, notifySuccess } from '@/lib/notify.ts';
+import { savedViewQuery } from '@/lib/saved-views-api.ts';
 import { isLoadingPage } from '@/lib/use-list-params.ts';
 import { useMedia } from '@/lib/use-media.ts';
 import { useRevealed } from '@/lib/use-revealed.ts';
@@ -148,6 +151,17 @@ export function TicketTable({
   const isNarrow = useMedia('(max-width: 47.99em)');
   const [exported, setExported] = useState<number | null>(null);
 
+  // A saved view named in the URL (`?view=12`) of this list: opened with only its id in the
+  // URL (the sidebar's link), its query becomes the list's URL; later changes stay in the URL.
+  const viewId = list.viewId;
+  const savedView = useQuery({ ...savedViewQuery(viewId ?? 0), enabled: viewId !== null });
+  const openView = savedView.data?.data.list === kind ? savedView.data.data : null;
+  const { hasListState, apply } = list;
+  useEffect(() => {
+    if (openView && !hasListState) apply(openView.query);
+  }, [openView, hasListState]); // eslint-disable-line react-hooks/exhaustive-deps
+  const currentQuery = { search: debouncedSearch, filters, sort: list.sort, per_page: list.perPage };
+
   const tickets = useQuery(ticketListQuery(kind, list.params));
   // A page's answer comes in a synchronous render (the query cache's subscription); its rows
   // render in a deferred one, which React slices, so a slow phone is not blocked meanwhile.
@@ -189,13 +203,16 @@ export function TicketTable({
   return (
     <Paper withBorder radius="md" p={{ base: 'sm', sm: 'md' }} shadow="xs">
       <Stack gap="sm">
+        {openView && <SavedViewBar view={openView} query={currentQuery} onDeleted={() => list.setViewId(null)} />}
+        {savedView.isError && <LoadErrorNotice error={savedView.error} title="No se pudo abrir la vista" />}
         <ListToolbar list={list} searchLabel={`Buscar en ${label}`} searchWidth={320} />
         <Group justify="space-between" align="flex-start" gap="xs" wrap="wrap">
           <Stack gap="xs" style={{ flex: 1, minWidth: 0 }}>
             <TicketFilters filters={filters} onChange={list.setFilters} stages={stages} />
           </Stack>
-          <Group gap="xs" wrap="nowrap">
+          <Group gap="xs" wrap="wrap" justify="flex-end">
             <SortControl sort={list.sort} onChange={list.setSort} />
+            <SaveViewButton list={kind} query={currentQuery} onSaved={list.setViewId} />
             <Button
               variant="default"
               size="sm"

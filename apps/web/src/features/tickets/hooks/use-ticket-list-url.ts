@@ -1,10 +1,18 @@
 import { useDebouncedValue } from '@mantine/hooks';
-import type { TTicketFiltersInput, TTicketSort } from '@portal/contract';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { TSavedViewQueryInput, TTicketFiltersInput, TTicketSort } from '@portal/contract';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { usePageSize } from '@/lib/use-page-size.ts';
 import type { TicketListParams } from '../api/tickets-api.ts';
-import { filtersFromUrl, filtersToUrl, pageFromUrl, sortFromUrl, sortToUrl } from '../ticket-list-url.ts';
+import { viewIdOf } from '@/lib/saved-views-api.ts';
+import {
+  filtersFromUrl,
+  filtersToUrl,
+  listUrlParams,
+  pageFromUrl,
+  sortFromUrl,
+  sortToUrl,
+} from '../ticket-list-url.ts';
 
 /**
  * A ticket list's state kept in the URL (search, page, filters, sort), plus the
@@ -34,8 +42,12 @@ export function useTicketListUrl(list: string, pageSizes: readonly number[], def
     [setParams],
   );
 
-  // The typed search reaches the URL once typing pauses; the page goes back to 1.
+  // The typed search reaches the URL once typing pauses; the page goes back to 1. Only a new
+  // typed value is written: a search the URL gained otherwise (an opened view) is not undone.
+  const typed = useRef(debouncedSearch);
   useEffect(() => {
+    if (debouncedSearch === typed.current) return;
+    typed.current = debouncedSearch;
     if (debouncedSearch !== urlSearch.trim()) update({ q: debouncedSearch || null, page: null });
   }, [debouncedSearch, urlSearch, update]);
 
@@ -52,6 +64,25 @@ export function useTicketListUrl(list: string, pageSizes: readonly number[], def
   const setFilters = (next: TTicketFiltersInput) => update({ ...filtersToUrl(next), page: null });
   const setSort = (next: TTicketSort) => update({ sort: sortToUrl(next), page: null });
 
+  /** A saved view's query, in one URL change (search, filters, sort; page 1) and the page size. */
+  const apply = (query: TSavedViewQueryInput) => {
+    const text = (query.search ?? '').trim();
+    setSearch(text);
+    typed.current = text;
+    const size = Number(query.per_page);
+    if (pageSizes.includes(size)) storePerPage(size);
+    update({
+      q: text || null,
+      ...filtersToUrl(query.filters ?? {}),
+      sort: query.sort ? sortToUrl({ by: query.sort.by, dir: query.sort.dir ?? 'desc' }) : null,
+      page: null,
+    });
+  };
+  /** The saved view the URL opens (`?view=12`), and whether the URL also holds a list state of its own. */
+  const viewId = viewIdOf(params);
+  const hasListState = listUrlParams.some((key) => params.has(key));
+  const setViewId = (id: number | null) => update({ view: id === null ? null : String(id) });
+
   const request: TicketListParams = { page, per_page: perPage, search: urlSearch.trim(), filters, sort };
   return {
     search,
@@ -67,6 +98,10 @@ export function useTicketListUrl(list: string, pageSizes: readonly number[], def
     setFilters,
     sort,
     setSort,
+    apply,
+    viewId,
+    hasListState,
+    setViewId,
   };
 }
 export type TicketListState = ReturnType<typeof useTicketListUrl>;
