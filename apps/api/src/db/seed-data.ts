@@ -22,6 +22,7 @@ export const routeSections: Record<string, string[]> = {
   'sla-policies': [SECTIONS.slaPolicies],
   'routing-rules': [SECTIONS.routingRules],
   queues: [SECTIONS.queues],
+  kanban: [SECTIONS.kanban],
 };
 
 const all: PermissionFlag[] = ['r', 'w', 'u', 'd'];
@@ -68,13 +69,14 @@ export const roleSeeds: RoleSeed[] = [
       users: ['r'],
       'routing-rules': ['r'],
       queues: ['r', 'w'],
+      kanban: ['r'],
       ...Object.fromEntries(catalogRoutes.map((route) => [route, ['r'] as PermissionFlag[]])),
     },
   },
   {
     name: 'Agente',
     isSupervisor: false,
-    grants: { tickets: ['r', 'w', 'u'], 'record-tickets': ['r'], queues: ['r', 'w'] },
+    grants: { tickets: ['r', 'w', 'u'], 'record-tickets': ['r'], queues: ['r', 'w'], kanban: ['r'] },
   },
 ];
 
