@@ -118,10 +118,7 @@ export function createKanbanService({ kanban, tickets, permissions, now = Date.n
     },
 
     /** A column's next page: the cards after the cursor, by keyset. */
-    async column(
-      actor: Actor,
-      query: BoardQuery & { status_id: number; cursor: string },
-    ): Promise<TKanbanColumnPage> {
+    async column(actor: Actor, query: BoardQuery & { status_id: number; cursor: string }): Promise<TKanbanColumnPage> {
       const after = decodeCursor(query.cursor);
       const status = (await kanban.columns()).find((s) => s.id === query.status_id);
       if (!status) {
