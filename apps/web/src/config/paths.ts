@@ -21,6 +21,7 @@ export const paths = {
   priorityTypes: '/priority-types',
   routingRules: '/routing-rules',
   queues: '/queues',
+  kanban: '/kanban',
 
   users: '/users',
   routes: '/routes',

@@ -24,7 +24,9 @@ const ZTicketStatusWrite = ZSimpleWrite.extend({
    * Empty or null: none. The form sends its digits as text.
    */
   wip_limit: z
-    .union([z.null(), z.literal(''), z.number(), z.string().regex(/^\d{1,6}$/, WIP_LIMIT_MSG)], { error: WIP_LIMIT_MSG })
+    .union([z.null(), z.literal(''), z.number(), z.string().regex(/^\d{1,6}$/, WIP_LIMIT_MSG)], {
+      error: WIP_LIMIT_MSG,
+    })
     .transform((v) => (v === null || v === '' ? null : Number(v)))
     .pipe(z.number().int(WIP_LIMIT_MSG).min(1, WIP_LIMIT_MSG).max(WIP_LIMIT_MAX, WIP_LIMIT_MSG).nullable())
     .default(null),
@@ -80,7 +82,11 @@ export const catalogResources = {
   'ticket-statuses': resource({
     create: ZTicketStatusWrite,
     update: updateSchemaOf(ZTicketStatusWrite),
-    record: ZBaseRecord.extend({ stage: z.enum(ticketStages), pauses_sla: z.number(), wip_limit: z.number().nullable() }),
+    record: ZBaseRecord.extend({
+      stage: z.enum(ticketStages),
+      pauses_sla: z.number(),
+      wip_limit: z.number().nullable(),
+    }),
   }),
   roles: resource({
     create: ZRoleWrite,

@@ -47,7 +47,11 @@ export const catalogsByPath: Record<string, ResourceConfig> = {
     section: SECTIONS.ticketStatuses,
     title: 'Estados de Ticket',
     singular: 'estado de ticket',
-    columns: [nameColumn, { header: 'Etapa', render: (r) => stageLabels[r.stage] }],
+    columns: [
+      nameColumn,
+      { header: 'Etapa', render: (r) => stageLabels[r.stage] },
+      { header: 'Límite WIP', render: (r) => r.wip_limit ?? '—', isCompact: true },
+    ],
     fields: [
       nameField,
       {
@@ -58,6 +62,8 @@ export const catalogsByPath: Record<string, ResourceConfig> = {
         defaultValue: 'open',
         source: Object.entries(stageLabels).map(([value, label]) => ({ value, label })),
       },
+      // Empty: no limit; over it the Kanban column shows its count in a warning colour.
+      { kind: 'text', name: 'wip_limit', label: 'Límite WIP (Kanban)', rule: 'onlyNumbers', maxLength: 5 },
       statusField,
     ],
   }),
