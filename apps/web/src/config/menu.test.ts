@@ -17,6 +17,7 @@ describe('menu', () => {
     expect(menu[1]!.submenu).toHaveLength(8);
     expect(menu[1]!.submenu!.at(-1)).toMatchObject({ name: 'Reglas de asignación', path: '/routing-rules' });
     expect(menu[0]!.submenu!.map((i) => i.name)).toContain('Colas');
+    expect(menu[0]!.submenu!.at(-1)).toMatchObject({ name: 'Kanban', path: '/kanban' });
   });
 
   it('names the current page after its menu entry', () => {
