@@ -8,6 +8,10 @@ import { apiToken, signInQuickly, uniqueLetters } from './support.ts';
  * browser shows in another; no accessibility violation in either colour scheme.
  */
 
+// A loaded machine may take a while to show a screen: the waits for one are generous.
+test.describe.configure({ timeout: 180_000 });
+const slow = { timeout: 45_000 };
+
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function createTicket(request: APIRequestContext, token: string, name: string) {
@@ -34,8 +38,8 @@ const card = (page: Page, id: number) => page.getByTestId(`kanban-card-${id}`);
 /** Opens the board searched by a word only these tests' tickets carry. */
 async function openBoard(page: Page, word: string) {
   await page.goto(`/kanban?q=${encodeURIComponent(word)}`);
-  await expect(page.getByRole('heading', { name: 'Kanban' })).toBeVisible();
-  await expect(column(page, 'Abierto')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Kanban' })).toBeVisible(slow);
+  await expect(column(page, 'Abierto')).toBeVisible(slow);
 }
 
 async function newPageAs(browser: Browser, username: string): Promise<Page> {
@@ -49,6 +53,7 @@ async function expectTimelineStatus(page: Page, id: number, from: string, to: st
   await page.goto(`/tickets/${id}`);
   await expect(page.getByTestId('timeline-item').filter({ hasText: 'Cambió el estado' })).toContainText(
     `${from} → ${to}`,
+    slow,
   );
 }
 
@@ -58,7 +63,7 @@ test('a card dragged with the mouse changes the ticket’s status, and the timel
   const id = await createTicket(page.request, token, `Bomba ${word}`);
   await signInQuickly(page, 'admin');
   await openBoard(page, word);
-  await expect(column(page, 'Abierto').getByTestId(`kanban-card-${id}`)).toBeVisible();
+  await expect(column(page, 'Abierto').getByTestId(`kanban-card-${id}`)).toBeVisible(slow);
 
   // Pressed on the card's lower edge (not its link), then carried over the next column.
   const from = (await card(page, id).boundingBox())!;
@@ -69,8 +74,8 @@ test('a card dragged with the mouse changes the ticket’s status, and the timel
   await page.mouse.move(to.x + to.width / 2, to.y + 80, { steps: 15 });
   await page.mouse.up();
 
-  await expect(column(page, 'En progreso').getByTestId(`kanban-card-${id}`)).toBeVisible();
-  await expect(column(page, 'Abierto').getByTestId(`kanban-card-${id}`)).toHaveCount(0);
+  await expect(column(page, 'En progreso').getByTestId(`kanban-card-${id}`)).toBeVisible(slow);
+  await expect(column(page, 'Abierto').getByTestId(`kanban-card-${id}`)).toHaveCount(0, slow);
   await expectTimelineStatus(page, id, 'Abierto', 'En progreso');
 });
 
@@ -85,20 +90,20 @@ test('the keyboard alone moves a card: Space lifts, arrows move, Space drops, Es
   // Escape puts it back where it was.
   await handle.focus();
   await page.keyboard.press('Space');
-  await expect(page.getByText(`Ticket ${id} levantado en Abierto.`)).toBeAttached();
+  await expect(page.getByText(`Ticket ${id} levantado en Abierto.`)).toBeAttached(slow);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('Escape');
-  await expect(page.getByText(`Movimiento del ticket ${id} cancelado; no cambió.`)).toBeAttached();
-  await expect(column(page, 'Abierto').getByTestId(`kanban-card-${id}`)).toBeVisible();
+  await expect(page.getByText(`Movimiento del ticket ${id} cancelado; no cambió.`)).toBeAttached(slow);
+  await expect(column(page, 'Abierto').getByTestId(`kanban-card-${id}`)).toBeVisible(slow);
 
   await handle.focus();
   await page.keyboard.press('Space');
   await page.keyboard.press('ArrowRight');
-  await expect(page.getByText(`Ticket ${id} sobre la columna En progreso.`)).toBeAttached();
+  await expect(page.getByText(`Ticket ${id} sobre la columna En progreso.`)).toBeAttached(slow);
   await page.keyboard.press('ArrowRight');
-  await expect(page.getByText(`Ticket ${id} sobre la columna En espera.`)).toBeAttached();
+  await expect(page.getByText(`Ticket ${id} sobre la columna En espera.`)).toBeAttached(slow);
   await page.keyboard.press('Space');
-  await expect(column(page, 'En espera').getByTestId(`kanban-card-${id}`)).toBeVisible();
+  await expect(column(page, 'En espera').getByTestId(`kanban-card-${id}`)).toBeVisible(slow);
   await expectTimelineStatus(page, id, 'Abierto', 'En espera');
 });
 
@@ -120,12 +125,12 @@ test('a refused move goes back to its column with the reason', async ({ page }) 
   await handle.focus();
   await page.keyboard.press('Space');
   for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
-  await expect(page.getByText(`Ticket ${parent} sobre la columna Resuelto.`)).toBeAttached();
+  await expect(page.getByText(`Ticket ${parent} sobre la columna Resuelto.`)).toBeAttached(slow);
   await page.keyboard.press('Space');
-  await expect(page.getByText(`No se pudo mover el ticket #${parent}`)).toBeVisible();
-  await expect(page.getByText(`El ticket tiene tickets hijos abiertos: #${child}`)).toBeVisible();
-  await expect(column(page, 'Abierto').getByTestId(`kanban-card-${parent}`)).toBeVisible();
-  await expect(column(page, 'Resuelto').getByTestId(`kanban-card-${parent}`)).toHaveCount(0);
+  await expect(page.getByText(`No se pudo mover el ticket #${parent}`)).toBeVisible(slow);
+  await expect(page.getByText(`El ticket tiene tickets hijos abiertos: #${child}`)).toBeVisible(slow);
+  await expect(column(page, 'Abierto').getByTestId(`kanban-card-${parent}`)).toBeVisible(slow);
+  await expect(column(page, 'Resuelto').getByTestId(`kanban-card-${parent}`)).toHaveCount(0, slow);
 });
 
 test('a card moved in another browser moves on the open board', async ({ browser }) => {
@@ -136,16 +141,16 @@ test('a card moved in another browser moves on the open board', async ({ browser
   const id = await createTicket(watcher.request, token, `Andén ${word}`);
   await openBoard(watcher, word);
   await openBoard(mover, word);
-  await expect(column(watcher, 'Abierto').getByTestId(`kanban-card-${id}`)).toBeVisible();
+  await expect(column(watcher, 'Abierto').getByTestId(`kanban-card-${id}`)).toBeVisible(slow);
 
   await mover.getByRole('button', { name: `Mover ticket #${id} Andén ${word}` }).focus();
   await mover.keyboard.press('Space');
   await mover.keyboard.press('ArrowRight');
   await mover.keyboard.press('Space');
-  await expect(column(mover, 'En progreso').getByTestId(`kanban-card-${id}`)).toBeVisible();
+  await expect(column(mover, 'En progreso').getByTestId(`kanban-card-${id}`)).toBeVisible(slow);
 
-  await expect(column(watcher, 'En progreso').getByTestId(`kanban-card-${id}`)).toBeVisible({ timeout: 5_000 });
-  await expect(column(watcher, 'Abierto').getByTestId(`kanban-card-${id}`)).toHaveCount(0);
+  await expect(column(watcher, 'En progreso').getByTestId(`kanban-card-${id}`)).toBeVisible(slow);
+  await expect(column(watcher, 'Abierto').getByTestId(`kanban-card-${id}`)).toHaveCount(0, slow);
   await watcher.context().close();
   await mover.context().close();
 });
@@ -156,20 +161,20 @@ test('filters live in the URL in the lists’ encoding, and a phone shows one co
   const id = await createTicket(page.request, token, `Etiqueta ${word}`);
   await signInQuickly(page, 'admin');
   await page.goto(`/kanban?q=${word}&priority=3`);
-  await expect(column(page, 'Abierto').getByTestId(`kanban-card-${id}`)).toBeVisible();
+  await expect(column(page, 'Abierto').getByTestId(`kanban-card-${id}`)).toBeVisible(slow);
   await page.goto(`/kanban?q=${word}&priority=4`);
-  await expect(column(page, 'Abierto').getByText('Sin tickets')).toBeVisible();
+  await expect(column(page, 'Abierto').getByText('Sin tickets')).toBeVisible(slow);
   await page.getByRole('switch', { name: 'Mis tickets' }).check();
-  await expect(page).toHaveURL(/mine=1/);
+  await expect(page).toHaveURL(/mine=1/, slow);
 
   await page.setViewportSize({ width: 390, height: 800 });
   await page.goto(`/kanban?q=${word}`);
-  await expect(column(page, 'Abierto')).toBeVisible();
-  await expect(column(page, 'En progreso')).toHaveCount(0);
+  await expect(column(page, 'Abierto')).toBeVisible(slow);
+  await expect(column(page, 'En progreso')).toHaveCount(0, slow);
   await page.getByRole('combobox', { name: 'Columna' }).click();
   await page.getByRole('option', { name: /^En progreso/ }).click();
-  await expect(column(page, 'En progreso')).toBeVisible();
-  await expect(column(page, 'Abierto')).toHaveCount(0);
+  await expect(column(page, 'En progreso')).toBeVisible(slow);
+  await expect(column(page, 'Abierto')).toHaveCount(0, slow);
 });
 
 for (const colorScheme of ['light', 'dark'] as const) {
@@ -177,7 +182,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
     await signInQuickly(page, 'admin');
     await page.goto('/kanban');
-    await expect(column(page, 'Abierto').getByRole('listitem').first()).toBeVisible();
+    await expect(column(page, 'Abierto').getByRole('listitem').first()).toBeVisible(slow);
     await expect.poll(() => page.locator('html').getAttribute('data-mantine-color-scheme')).toBe(colorScheme);
     const results = await new AxeBuilder({ page })
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])

@@ -3,7 +3,6 @@ import {
   KeyboardSensor,
   PointerSensor,
   pointerWithin,
-  rectIntersection,
   useDraggable,
   useDroppable,
   useSensor,
@@ -66,16 +65,24 @@ const columnKeyboardCoordinates: KeyboardCoordinateGetter = (event, { context, c
   if (at < 0) at = rects.findIndex((r) => x < r.left) - 1;
   const target = rects[at + step];
   if (!target) return currentCoordinates;
-  return {
-    x: currentCoordinates.x + (target.left + target.width / 2 - x),
-    y: currentCoordinates.y + Math.max(0, target.top + 60 - card.top),
-  };
+  return { x: currentCoordinates.x + (target.left + target.width / 2 - x), y: currentCoordinates.y };
 };
 
-/** The pointer's column when there is one under it, else the column the card overlaps most. */
+/**
+ * The column under the pointer; with the keyboard (no pointer), or over a gap, the column whose
+ * width holds the card's centre, however far down the card is.
+ */
 const collision: CollisionDetection = (args) => {
-  const under = pointerWithin(args);
-  return under.length > 0 ? under : rectIntersection(args);
+  if (args.pointerCoordinates) {
+    const under = pointerWithin(args);
+    if (under.length > 0) return under;
+  }
+  const x = args.collisionRect.left + args.collisionRect.width / 2;
+  const hit = args.droppableContainers.find((c) => {
+    const r = args.droppableRects.get(c.id);
+    return r !== undefined && x >= r.left && x < r.left + r.width;
+  });
+  return hit ? [{ id: hit.id }] : [];
 };
 
 const screenReaderInstructions: ScreenReaderInstructions = {
@@ -86,8 +93,6 @@ const screenReaderInstructions: ScreenReaderInstructions = {
 interface KanbanBoardProps {
   board: TKanbanBoard;
   query: TKanbanQuery;
-  /** Whether the user may move cards at all (u on a ticket section); the server decides per ticket. */
-  canMove: boolean;
 }
 
 /** Cards of a column loaded with 'Cargar más', and where the next page starts. */
@@ -97,9 +102,11 @@ type MorePages = Record<number, { cards: TTicket[]; cursor: string | null }>;
  * The board: a column per status with its cards, `Cargar más`, and moving a card to another
  * column with the mouse or the keyboard (Space lifts, arrows move, Space drops, Escape
  * cancels; every step announced in Spanish). A move shows at once and goes back, with the
- * server's reason, when it is refused. On a phone one column shows at a time, chosen above.
+ * server's reason, when it is refused: whether the user may move a ticket is the server's call
+ * (u on it, as the edit form), so every card can be lifted. On a phone one column shows at a
+ * time, chosen above.
  */
-export function KanbanBoard({ board, query, canMove }: KanbanBoardProps) {
+export function KanbanBoard({ board, query }: KanbanBoardProps) {
   const queryClient = useQueryClient();
   const isPhone = useMedia('(max-width: 48em)');
   const [more, setMore] = useState<MorePages>({});
@@ -229,7 +236,7 @@ export function KanbanBoard({ board, query, canMove }: KanbanBoardProps) {
                 key={col.status.id}
                 column={col}
                 isPhone={isPhone}
-                canMove={canMove && !isPhone}
+                canMove={!isPhone}
                 isLoadingMore={loadingMore === col.status.id}
                 onLoadMore={() => col.next_cursor && void loadMore(col.status.id, col.next_cursor)}
               />

@@ -1,6 +1,6 @@
 import { Group, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { SECTIONS, ticketStages } from '@portal/contract';
+import { ticketStages } from '@portal/contract';
 import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -8,7 +8,6 @@ import { useSearchParams } from 'react-router';
 import { ListHeader } from '@/components/ui/list-header.tsx';
 import { LoadErrorNotice } from '@/components/ui/load-error-notice.tsx';
 import { PageLoader } from '@/components/ui/page-loader.tsx';
-import { useSectionAccess } from '@/lib/permissions.ts';
 import { kanbanBoardQuery } from '../api/kanban-api.ts';
 import { kanbanQueryOf, kanbanViewFromUrl, kanbanViewToUrl, type KanbanView } from '../kanban-url.ts';
 import { KanbanBoard } from './kanban-board.tsx';
@@ -47,8 +46,6 @@ export function useKanbanUrl() {
  */
 export default function KanbanPage() {
   const { view, setView } = useKanbanUrl();
-  const { can } = useSectionAccess();
-  const canMove = [SECTIONS.tickets, SECTIONS.generalTickets].some((s) => can(s, 'u'));
   const [search, setSearch] = useState(view.search);
   const [debounced] = useDebouncedValue(search.trim(), 300);
   useEffect(() => {
@@ -79,7 +76,7 @@ export default function KanbanPage() {
             Los estados cerrados muestran los tickets de los últimos 7 días.
           </Text>
           {/* A new search, filter or sort starts the columns over (their loaded pages belong to the old one). */}
-          <KanbanBoard key={JSON.stringify(query)} board={board.data} query={query} canMove={canMove} />
+          <KanbanBoard key={JSON.stringify(query)} board={board.data} query={query} />
         </>
       ) : (
         !board.error && <PageLoader />
