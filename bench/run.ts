@@ -27,6 +27,9 @@
  * marked `fresh` are measured that way too ("database path"), and so is the search load
  * beside the health check.
  *
+ * The Kanban board (`Kanban …`): the whole board (every column's first page and count) and a
+ * column's next page by its keyset cursor.
+ *
  * Then a mixed workload (bench/mixed.ts: about 50 signed-in callers, their lists, pages and
  * searches, catalogues, notification polls and 1 write in 20), on PostgreSQL with one process and
  * with two (`WORKERS=2`); `--only mixed` runs just that.
@@ -256,6 +259,22 @@ const endpoints: Endpoint[] = [
     method: 'POST',
     url: '/api/tickets',
     body: { ...list(1), filters: { stage: ['closed'] } },
+  },
+  // Kanban: every column's first 30 cards and bounded count in one answer.
+  { label: 'Kanban whole board', user: 'admin', method: 'POST', url: '/api/tickets/board', body: {} },
+  {
+    label: 'Kanban whole board, filter Urgente',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/tickets/board',
+    body: { filters: { priority_type_id: [4] } },
+  },
+  {
+    label: 'Kanban whole board, Mis tickets (agente)',
+    user: 'agente',
+    method: 'POST',
+    url: '/api/tickets/board',
+    body: {},
   },
   { label: 'Áreas list', user: 'admin', method: 'POST', url: '/api/areas', body: list(1), fresh: true },
   {
@@ -620,6 +639,31 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
         };
         rows.push(freshRow);
         console.log(`  ${JSON.stringify(freshRow)}`);
+      }
+    }
+    if (!only || only.test('Kanban next page')) {
+      // A column's next page by keyset: the cursor the whole board gave its fullest column.
+      const board = JSON.parse(
+        await send(base, tokens.admin, { method: 'POST', url: '/api/tickets/board', body: {} }),
+      ) as {
+        data: { columns: { status: { id: number; name: string }; count: number; next_cursor: string | null }[] };
+      };
+      const column = [...board.data.columns].sort((a, b) => b.count - a.count)[0];
+      if (column?.next_cursor) {
+        const seq = await sequential(base, tokens.admin, {
+          method: 'POST',
+          url: '/api/tickets/board/column',
+          body: { status_id: column.status.id, cursor: column.next_cursor },
+        });
+        const row: Row = {
+          dialect,
+          endpoint: `Kanban next page (${column.status.name})`,
+          'p50 ms': ms(seq.p50),
+          'p95 ms': ms(seq.p95),
+          'p99 ms': ms(seq.p99),
+        };
+        rows.push(row);
+        console.log(`  ${JSON.stringify(row)}`);
       }
     }
     if (!only || only.test('CSV export')) {

@@ -13,6 +13,7 @@ import { catalogRoutes } from './modules/catalogs/catalog.routes.ts';
 import { exampleRoutes } from './modules/example/example.routes.ts';
 import { groupsRoutes } from './modules/groups/groups.routes.ts';
 import { queuesRoutes } from './modules/groups/queues.routes.ts';
+import { kanbanRoutes } from './modules/kanban/kanban.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { notificationPreferencesRoutes } from './modules/mail/notification-preferences.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
@@ -121,6 +122,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
       await api.register(catalogRoutes, { services });
       await api.register(groupsRoutes, { services });
       await api.register(queuesRoutes, { services });
+      await api.register(kanbanRoutes, { services });
       await api.register(notificationsRoutes, { services });
       await api.register(ticketsRoutes, { services });
       await api.register(ticketImportRoutes, { services });

@@ -20,6 +20,8 @@ import { createGroupsService } from './modules/groups/groups.service.ts';
 import { createAutoAssigner } from './modules/groups/auto-assign.ts';
 import { createTicketRouter } from './modules/groups/routing.ts';
 import { createQueuesService } from './modules/groups/queues.service.ts';
+import { createKanbanRepository } from './modules/kanban/kanban.repository.ts';
+import { createKanbanService } from './modules/kanban/kanban.service.ts';
 import type { AnswerCounts } from './lib/answer-cache.ts';
 import { createPasswordResetRepository } from './modules/password-reset/password-reset.repository.ts';
 import { createPasswordResetService } from './modules/password-reset/password-reset.service.ts';
@@ -206,6 +208,11 @@ export function createServices(config: Config, database: Database, log: MailLog 
     permissions,
     tickets,
   });
+  const kanban = createKanbanService({
+    kanban: createKanbanRepository(database),
+    tickets: ticketsRepository,
+    permissions,
+  });
   const avatars = createAvatarStore(config.dataDir);
   const profile = createProfileService({
     groups: groupsRepository,
@@ -233,6 +240,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     catalogs,
     groups,
     queues,
+    kanban,
     notifications,
     limiter,
     mailer,

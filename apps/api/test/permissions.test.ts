@@ -141,7 +141,7 @@ describe.each(dialects)('permissions on %s', (dialect) => {
 
   it("user-permissions lists the routes of the token's role, never of the body's role_id", async () => {
     const res = await t.call(agente, 'POST', '/api/user-permissions', { role_id: 1 });
-    expect(res.json()).toEqual({ status: true, routes: ['tickets', 'record-tickets', 'queues'] });
+    expect(res.json()).toEqual({ status: true, routes: ['tickets', 'record-tickets', 'queues', 'kanban'] });
     const adminRoutes = (await t.call(admin, 'POST', '/api/user-permissions', {})).json().routes;
     expect(adminRoutes).toEqual(expect.arrayContaining(['tickets', 'areas', 'users', 'routes', 'workload']));
   });

@@ -60,6 +60,7 @@ export const SECTIONS = {
   queues: 'qu_main',
   /** Saved views: everyone keeps their own; sharing one with roles needs w, changing or deleting another's u / d. */
   savedViews: 'vi_main',
+  kanban: 'kb_main',
 } as const;
 export type SectionName = (typeof SECTIONS)[keyof typeof SECTIONS];
 
@@ -72,6 +73,12 @@ export const DEFAULT_ASSIGN_PAGE_SIZE = 5;
 export const MAX_PAGE_SIZE = 100;
 /** A ticket search counts its matches up to this many; past it the total is a lower bound ('más de 10.000'). */
 export const TICKET_COUNT_CAP = 10_000;
+/** Cards per page of a Kanban column. */
+export const KANBAN_PAGE_SIZE = 30;
+/** A Kanban column of a closed status shows the tickets changed in this many last days. */
+export const KANBAN_CLOSED_DAYS = 7;
+/** A status's WIP limit (Límite WIP) lies in this range, or is empty. */
+export const WIP_LIMIT_MAX = 10_000;
 export const MIN_PASSWORD_LENGTH = 8;
 
 /** Avatars are served under this path; `DEFAULT_AVATAR_URL` is the in-house silhouette shown when none was uploaded. */

@@ -19,3 +19,4 @@ export * from './schemas/sla.ts';
 export * from './schemas/mail.ts';
 export * from './schemas/ticket-links.ts';
 export * from './schemas/saved-views.ts';
+export * from './schemas/kanban.ts';

@@ -26,6 +26,7 @@ import * as mailOutbox from './migrations/0024-mail-outbox.ts';
 import * as mergedFrom from './migrations/0025-merged-from.ts';
 import * as attributeBlockBitmaps from './migrations/0027-attribute-block-bitmaps.ts';
 import * as ticketImportSection from './migrations/0028-ticket-import-section.ts';
+import * as kanban from './migrations/0029-kanban.ts';
 import * as savedViews from './migrations/0030-saved-views.ts';
 import * as autoAssignment from './migrations/0031-auto-assignment.ts';
 import * as slaAlertsAndReport from './migrations/0032-sla-alerts-and-report.ts';
@@ -61,6 +62,7 @@ const migrations: Record<string, DialectMigration> = {
   '0025-merged-from': mergedFrom,
   '0027-attribute-block-bitmaps': attributeBlockBitmaps,
   '0028-ticket-import-section': ticketImportSection,
+  '0029-kanban': kanban,
   '0030-saved-views': savedViews,
   '0031-auto-assignment': autoAssignment,
   '0032-sla-alerts-and-report': slaAlertsAndReport,

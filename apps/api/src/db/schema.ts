@@ -72,6 +72,8 @@ export interface TicketStatusesTable extends NamedCatalogTable {
   stage: TicketStage;
   /** While a ticket is in this status its SLA clock stops. */
   pauses_sla: Generated<number>;
+  /** The Kanban column's WIP limit (null: none). */
+  wip_limit: Generated<number | null>;
 }
 
 /** A business calendar; `week` and `holidays` are JSON text (the contract's ZWorkingWeek, ZHolidays). */

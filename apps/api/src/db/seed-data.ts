@@ -24,6 +24,7 @@ export const routeSections: Record<string, string[]> = {
   queues: [SECTIONS.queues],
   // No screen of its own: its section says who shares saved views (Administrador).
   views: [SECTIONS.savedViews],
+  kanban: [SECTIONS.kanban],
 };
 
 const all: PermissionFlag[] = ['r', 'w', 'u', 'd'];
@@ -70,13 +71,14 @@ export const roleSeeds: RoleSeed[] = [
       users: ['r'],
       'routing-rules': ['r'],
       queues: ['r', 'w'],
+      kanban: ['r'],
       ...Object.fromEntries(catalogRoutes.map((route) => [route, ['r'] as PermissionFlag[]])),
     },
   },
   {
     name: 'Agente',
     isSupervisor: false,
-    grants: { tickets: ['r', 'w', 'u'], 'record-tickets': ['r'], queues: ['r', 'w'] },
+    grants: { tickets: ['r', 'w', 'u'], 'record-tickets': ['r'], queues: ['r', 'w'], kanban: ['r'] },
   },
 ];
 

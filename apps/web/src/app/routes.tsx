@@ -64,6 +64,7 @@ export const screens: Screen[] = [
   { path: paths.businessCalendars, access: 'permission', load: catalogPage },
   { path: paths.slaPolicies, access: 'permission', load: catalogPage },
   { path: paths.queues, access: 'permission', load: () => import('@/features/queues/components/queues-page.tsx') },
+  { path: paths.kanban, access: 'permission', load: () => import('@/features/tickets/components/kanban-page.tsx') },
   { path: paths.priorityTypes, access: 'permission', load: catalogPage },
   { path: paths.users, access: 'permission', load: () => import('@/features/users/components/users-page.tsx') },
   { path: paths.routes, access: 'permission', load: () => import('@/features/access/components/roles-permissions-page.tsx') },

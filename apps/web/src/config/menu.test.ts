@@ -21,6 +21,7 @@ describe('menu', () => {
       { name: 'Acuerdos de servicio', path: '/sla-policies' },
     ]);
     expect(menu[0]!.submenu!.map((i) => i.name)).toContain('Colas');
+    expect(menu[0]!.submenu!.at(-1)).toMatchObject({ name: 'Kanban', path: '/kanban' });
   });
 
   it('names the current page after its menu entry', () => {

@@ -13,6 +13,7 @@ import {
   IconHistory,
   IconInbox,
   IconKey,
+  IconLayoutKanban,
   IconLayersLinked,
   IconListSearch,
   IconLayoutDashboard,
@@ -56,6 +57,7 @@ export const menu: MenuItem[] = [
       { name: 'Tickets Generales', icon: IconListDetails, path: paths.generalTickets },
       { name: 'Historial', icon: IconHistory, path: paths.recordTickets },
       { name: 'Colas', icon: IconInbox, path: paths.queues },
+      { name: 'Kanban', icon: IconLayoutKanban, path: paths.kanban },
     ],
   },
   {

@@ -23,6 +23,7 @@ export const paths = {
   businessCalendars: '/business-calendars',
   slaPolicies: '/sla-policies',
   queues: '/queues',
+  kanban: '/kanban',
 
   users: '/users',
   routes: '/routes',

@@ -34,6 +34,7 @@ const sectionLabels: Record<SectionName, string> = {
   [SECTIONS.routingRules]: 'Reglas de asignación',
   [SECTIONS.queues]: 'Colas',
   [SECTIONS.savedViews]: 'Vistas guardadas',
+  [SECTIONS.kanban]: 'Kanban',
 };
 
 const isKnownSection = (code: string): code is SectionName => Object.hasOwn(sectionLabels, code);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ticketStages } from '../constants.ts';
+import { ticketStages, WIP_LIMIT_MAX } from '../constants.ts';
 import { updateSchemaOf, ZFlag, ZId, ZNamedRef, ZStatusId, ZStatusRef, ZText } from './common.ts';
 import { ZAssignmentCap, ZAssignmentMode } from './groups.ts';
 import { ZBusinessCalendar, ZBusinessCalendarWrite, ZSlaPolicy, ZSlaPolicyWrite } from './sla.ts';
@@ -15,10 +15,22 @@ const ZBaseRecord = z.object({
 const nameField = ZText('onlyLetters', { max: 100 });
 const ZSimpleWrite = z.object({ name: nameField, status_id: ZStatusId.default(1) });
 
+const WIP_LIMIT_MSG = 'El límite WIP debe ser un número entero entre 1 y 10.000, o quedar vacío.';
 const ZTicketStatusWrite = ZSimpleWrite.extend({
   stage: z.enum(ticketStages, { error: 'La etapa debe ser open, started o closed.' }).default('open'),
   /** While a ticket is in this status, its SLA clock stops. */
   pauses_sla: ZFlag.default(0),
+  /**
+   * The Kanban column's WIP limit: a column holding more shows it in a warning colour (no block).
+   * Empty or null: none. The form sends its digits as text.
+   */
+  wip_limit: z
+    .union([z.null(), z.literal(''), z.number(), z.string().regex(/^\d{1,6}$/, WIP_LIMIT_MSG)], {
+      error: WIP_LIMIT_MSG,
+    })
+    .transform((v) => (v === null || v === '' ? null : Number(v)))
+    .pipe(z.number().int(WIP_LIMIT_MSG).min(1, WIP_LIMIT_MSG).max(WIP_LIMIT_MAX, WIP_LIMIT_MSG).nullable())
+    .default(null),
 });
 const ZRoleWrite = ZSimpleWrite.extend({ is_supervisor: ZFlag.default(0) });
 const ZRouteWrite = z.object({
@@ -81,7 +93,11 @@ export const catalogResources = {
   'ticket-statuses': resource({
     create: ZTicketStatusWrite,
     update: updateSchemaOf(ZTicketStatusWrite),
-    record: ZBaseRecord.extend({ stage: z.enum(ticketStages), pauses_sla: z.number() }),
+    record: ZBaseRecord.extend({
+      stage: z.enum(ticketStages),
+      pauses_sla: z.number(),
+      wip_limit: z.number().nullable(),
+    }),
   }),
   roles: resource({
     create: ZRoleWrite,

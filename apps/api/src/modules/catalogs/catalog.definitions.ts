@@ -97,7 +97,7 @@ export const catalogDefinitions: CatalogDefinition[] = [
   simple('difficulties', 'difficulties', SECTIONS.difficulties),
   simple('groups', 'groups', SECTIONS.groups, ['assignment_mode', 'assignment_cap']),
   simple('priority-types', 'priority_types', SECTIONS.priorityTypes),
-  simple('ticket-statuses', 'ticket_statuses', SECTIONS.ticketStatuses, ['stage', 'pauses_sla']),
+  simple('ticket-statuses', 'ticket_statuses', SECTIONS.ticketStatuses, ['stage', 'pauses_sla', 'wip_limit']),
   {
     ...simple('roles', 'roles', SECTIONS.roles, ['is_supervisor']),
     affectsPermissions: true,

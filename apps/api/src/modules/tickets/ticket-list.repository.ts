@@ -31,6 +31,14 @@ export interface TicketSelection {
   search: string;
   filters?: TTicketFilters;
   sort?: TTicketSort;
+  /** Only the tickets changed since this instant (a Kanban column of a closed status). */
+  updatedSince?: string;
+}
+
+/** Where a keyset page starts: after the ticket of this id, whose sort column holds `value`. */
+export interface TicketCursor {
+  value: string | number;
+  id: number;
 }
 
 /**
@@ -102,6 +110,8 @@ function conditionsOf(selection: TicketSelection): Condition[] {
   }
   const stages = stagesOf(selection);
   if (stages) conditions.push(anyOf('stage', stages));
+  const since = selection.updatedSince;
+  if (since) conditions.push({ tokens: null, row: (col) => sql`${col('updated_at')} >= ${since}` });
   const values = filters as Record<string, readonly (number | string | null)[] | string | undefined>;
   for (const key of ticketFilterFields) {
     const field: TicketField = TICKET_FIELDS[key];
@@ -142,7 +152,7 @@ function conditionsOf(selection: TicketSelection): Condition[] {
 function countedSets(selection: TicketSelection): { kinds: number[]; users: number[] } | null {
   const { created_by, user_assigned_id, stage: _stage, ...others } = selection.filters ?? {};
   const isSet = (v: unknown) => v !== undefined && (!Array.isArray(v) || v.length > 0);
-  if (selection.search.trim() !== '' || Object.values(others).some(isSet)) return null;
+  if (selection.search.trim() !== '' || selection.updatedSince || Object.values(others).some(isSet)) return null;
   const { scope } = selection;
   if (scope.kind === 'mine') {
     if (isSet(created_by) || isSet(user_assigned_id)) return null;
@@ -422,6 +432,31 @@ export function createTicketListRepository(database: Database, names: TicketName
     return withNames(ids.flatMap((id) => byId.get(id) ?? []));
   }
 
+  /**
+   * Up to `limit` rows of the list after `after` in its order. Sorted by a column, the read goes
+   * on along that column's index from the cursor, rather than sorting every match again.
+   */
+  async function keysetRows(
+    selection: TicketSelection,
+    search: ResolvedSearch,
+    after: TicketCursor | null,
+    limit: number,
+  ): Promise<Selectable<TicketsTable>[]> {
+    const { column, dir } = sortOf(selection);
+    const { query, id } = ticketsQuery(selection, search, { walk: column !== 'id' && search.kind !== 'words' });
+    const past = sql.raw(dir === 'desc' ? '<' : '>');
+    const q = query
+      .select(TICKET_COLUMNS)
+      .$if(after !== null, (q) =>
+        q.where(
+          column === 'id'
+            ? sql<SqlBool>`${id} ${past} ${idLiteral(after!.id)}`
+            : sql<SqlBool>`(t.${sql.ref(column)}, ${id}) ${past} (${after!.value}, ${idLiteral(after!.id)})`,
+        ),
+      );
+    return ordered(q, selection, id).limit(limit).execute();
+  }
+
   return {
     /** One page of a list and its total (exact, or TICKET_COUNT_CAP and `total_is_lower_bound`). */
     async list(selection: TicketSelection, { page, per_page }: Pick<TTicketListQuery, 'page' | 'per_page'>) {
@@ -434,7 +469,7 @@ export function createTicketListRepository(database: Database, names: TicketName
       return { data: await detailsOf(ids), meta: isLowerBound ? { ...meta, total_is_lower_bound: true } : meta };
     },
 
-    /** A list's total alone, as its page would give it (exact, or TICKET_COUNT_CAP and a lower bound): a saved view's badge. */
+    /** A list's total alone, as its page would give it (exact, or TICKET_COUNT_CAP and a lower bound): a saved view's badge, a Kanban column's. */
     async count(selection: TicketSelection): Promise<{ total: number; isLowerBound: boolean }> {
       const search = await resolvedSearch(selection);
       return search ? totalOf(selection, search) : { total: 0, isLowerBound: false };
@@ -450,6 +485,17 @@ export function createTicketListRepository(database: Database, names: TicketName
     },
 
     /**
+     * Up to `limit` tickets of the list after `after` in its order (the first ones without it),
+     * with their names: a keyset page (`(column, id)` past the cursor, never an offset), so a
+     * ticket that moves meanwhile neither repeats another nor hides one that stays.
+     */
+    async keysetPage(selection: TicketSelection, after: TicketCursor | null, limit: number) {
+      const search = await resolvedSearch(selection);
+      if (!search) return [];
+      return withNames(await keysetRows(selection, search, after, limit));
+    },
+
+    /**
      * Every ticket of the list with its names, in its order, in batches of `size` read by
      * keyset (`(column, id)` after the last one; never an offset, never the whole result at
      * once): what the CSV export streams.
@@ -457,28 +503,14 @@ export function createTicketListRepository(database: Database, names: TicketName
     async *exportBatches(selection: TicketSelection, size: number): AsyncGenerator<TTicket[]> {
       const search = await resolvedSearch(selection);
       if (!search) return;
-      const { column, dir } = sortOf(selection);
-      // Sorted by a column, each batch reads on along that column's index from the last row,
-      // rather than sorting every match again per batch.
-      const { query, id } = ticketsQuery(selection, search, { walk: column !== 'id' && search.kind !== 'words' });
-      const after = sql.raw(dir === 'desc' ? '<' : '>');
-      let last: { value: unknown; id: number } | null = null;
+      const { column } = sortOf(selection);
+      let last: TicketCursor | null = null;
       for (;;) {
-        const cursor: typeof last = last;
-        const q = query
-          .select(TICKET_COLUMNS)
-          .$if(cursor !== null, (q) =>
-            q.where(
-              column === 'id'
-                ? sql<SqlBool>`${id} ${after} ${idLiteral(cursor!.id)}`
-                : sql<SqlBool>`(t.${sql.ref(column)}, ${id}) ${after} (${cursor!.value}, ${idLiteral(cursor!.id)})`,
-            ),
-          );
-        const rows: Selectable<TicketsTable>[] = await ordered(q, selection, id).limit(size).execute();
+        const rows = await keysetRows(selection, search, last, size);
         if (rows.length > 0) yield await withNames(rows);
         if (rows.length < size) return;
         const end: Selectable<TicketsTable> = rows[rows.length - 1]!;
-        last = { value: end[column], id: end.id };
+        last = { value: end[column] as string | number, id: end.id };
       }
     },
   };

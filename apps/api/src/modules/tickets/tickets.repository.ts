@@ -11,7 +11,7 @@ import { ticketOf, type TicketNamesRepository } from './ticket-names.repository.
 import { TICKET_COLUMNS } from './ticket-columns.ts';
 import type { TicketSla } from '../sla/sla-clock.ts';
 
-export type { TicketScope, TicketSelection } from './ticket-list.repository.ts';
+export type { TicketCursor, TicketScope, TicketSelection } from './ticket-list.repository.ts';
 
 /** What the ticket form writes. */
 export type TicketValues = Pick<
@@ -153,6 +153,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
     count: lists.count,
     detailsOf: lists.detailsOf,
     exportBatches: lists.exportBatches,
+    keysetPage: lists.keysetPage,
 
     async findById(id: number, trx: Kysely<DB> = db): Promise<TTicket | undefined> {
       const row = await withDetails(fromTickets(trx)).where('t.id', '=', id).executeTakeFirst();

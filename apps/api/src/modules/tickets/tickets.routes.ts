@@ -9,6 +9,8 @@ import {
   ZTicketDetailResponse,
   ZTicketExportQuery,
   ZIdParam,
+  ZKanbanMove,
+  KANBAN_MSG,
   ZLastTickets,
   ZTicketListQuery,
   ZTicketPage,
@@ -127,6 +129,29 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
         data: await tickets.update(currentUser(request), request.params.id, values, { closeWithOpenChildren }),
       };
     },
+  );
+
+  app.patch(
+    '/tickets/:id/status',
+    {
+      config: { access: either(['u']) },
+      schema: {
+        tags,
+        summary: 'Cambia el estado de un ticket (una tarjeta del Kanban soltada en otra columna)',
+        description:
+          'Las mismas reglas que editar el ticket (u sobre él; estado activo; un padre con hijos abiertos responde 409 salvo con close_with_open_children: true); la línea de tiempo lo registra como cambio de estado.',
+        params: ZIdParam,
+        body: ZKanbanMove,
+        response: { 200: ZTicketResponse, 409: ZErrorResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      status: true as const,
+      message: KANBAN_MSG.moved,
+      data: await tickets.moveStatus(currentUser(request), request.params.id, request.body.status_id, {
+        closeWithOpenChildren: request.body.close_with_open_children,
+      }),
+    }),
   );
 
   app.patch(

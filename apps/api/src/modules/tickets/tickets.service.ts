@@ -207,7 +207,7 @@ export function createTicketsService({
     old: SECTIONS.oldTickets,
   };
 
-  return {
+  const service = {
     maySee,
     mayActOn,
     announce,
@@ -406,6 +406,32 @@ export function createTicketsService({
     },
 
     /**
+     * Moves the ticket to another status (a Kanban card dropped on another column): the edit
+     * above with every other field as it is now, so the same rules apply (u on the ticket,
+     * an active status, a parent with open children, the timeline's status change, the SLA).
+     */
+    async moveStatus(
+      actor: Actor,
+      id: number,
+      statusId: number,
+      options: { closeWithOpenChildren?: boolean } = {},
+    ): Promise<TTicket> {
+      const current = await load(id);
+      const values: TicketInput = {
+        name: current.name,
+        description: current.description,
+        area_id: current.area_id,
+        project_id: current.project_id,
+        category_id: current.category_id,
+        priority_type_id: current.priority_type_id,
+        difficulty_id: current.difficulty_id,
+        status_id: statusId,
+        group_id: current.group_id,
+      };
+      return service.update(actor, id, values, options);
+    },
+
+    /**
      * Assigns the ticket ('Asignar' needs w, changing an existing assignee needs u)
      * and notifies the assignee in the same transaction, unless they assigned it to themselves.
      */
@@ -463,5 +489,6 @@ export function createTicketsService({
 
     assignableUsers: (query: TAssignableUsersQuery) => tickets.assignableUsers(query),
   };
+  return service;
 }
 export type TicketsService = ReturnType<typeof createTicketsService>;

@@ -80,6 +80,7 @@ export const catalogsByPath: Record<string, ResourceConfig> = {
       nameColumn,
       { header: 'Etapa', render: (r) => stageLabels[r.stage] },
       { header: 'Pausa SLA', render: (r) => (r.pauses_sla === 1 ? 'Sí' : 'No') },
+      { header: 'Límite WIP', render: (r) => r.wip_limit ?? '—', isCompact: true },
     ],
     fields: [
       nameField,
@@ -92,6 +93,8 @@ export const catalogsByPath: Record<string, ResourceConfig> = {
         source: Object.entries(stageLabels).map(([value, label]) => ({ value, label })),
       },
       { kind: 'checkbox', name: 'pauses_sla', label: 'Pausa el SLA (el reloj se detiene en este estado)' },
+      // Empty: no limit; over it the Kanban column shows its count in a warning colour.
+      { kind: 'text', name: 'wip_limit', label: 'Límite WIP (Kanban)', rule: 'onlyNumbers', maxLength: 5 },
       statusField,
     ],
   }),
