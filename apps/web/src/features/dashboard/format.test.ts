@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toCsv } from './csv.ts';
-import { formatCount, formatDuration, hoursOf, topWithOthers } from './format.ts';
+import { formatCount, formatDuration, formatRate, hoursOf, onTimeRate, topWithOthers } from './format.ts';
 
 describe('dashboard formats', () => {
   it('writes Spanish numbers and durations', () => {
@@ -12,6 +12,14 @@ describe('dashboard formats', () => {
     expect(formatDuration(3.25 * 86_400)).toBe('3.3 días');
     expect(hoursOf(5400)).toBe(1.5);
     expect(hoursOf(null)).toBeNull();
+  });
+
+  it('gives the on-time share of the SLA outcomes, none without any', () => {
+    expect(onTimeRate(0, 0)).toBeNull();
+    expect(onTimeRate(7, 1)).toBe(88);
+    expect(onTimeRate(0, 3)).toBe(0);
+    expect(formatRate(88)).toBe('88 %');
+    expect(formatRate(null)).toBe('—');
   });
 
   it("keeps the first ten and adds up the rest under 'Otros'", () => {
