@@ -23,6 +23,7 @@ import { profileRoutes } from './modules/profile/profile.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { ticketImportRoutes } from './modules/tickets/ticket-import.routes.ts';
 import { ticketLinksRoutes } from './modules/ticket-links/ticket-links.routes.ts';
+import { referencesRoutes } from './modules/references/references.routes.ts';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
 import { workloadRoutes } from './modules/workload/workload.routes.ts';
 import { accessPlugin } from './plugins/access.ts';
@@ -72,9 +73,14 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
 
   const services = createServices(config, database, app.log);
   // Every process sends the outbox; their claims never overlap (modules/mail).
-  app.addHook('onReady', async () => services.mailWorker.start());
+  app.addHook('onReady', async () => {
+    services.mailWorker.start();
+    // A re-extraction of references a previous run left (or the migration asked for) goes on.
+    services.referenceReextraction.resume();
+  });
   app.addHook('onClose', async () => {
     await services.mailWorker.stop();
+    await services.referenceReextraction.stop();
     await services.audit.flushAnonymous().catch((err: unknown) => app.log.error({ err }, 'audit flush failed'));
     await services.limiter.close();
     services.mailer.close();
@@ -120,6 +126,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
       await api.register(ticketsRoutes, { services });
       await api.register(ticketImportRoutes, { services });
       await api.register(ticketLinksRoutes, { services });
+      await api.register(referencesRoutes, { services });
       await api.register(activitiesRoutes, { services });
       await api.register(workloadRoutes, { services });
       await api.register(profileRoutes, { services });

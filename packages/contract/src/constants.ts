@@ -58,6 +58,7 @@ export const SECTIONS = {
   slaPolicies: 'sla_main',
   routingRules: 'rr_main',
   queues: 'qu_main',
+  referenceTypes: 'ref_main',
 } as const;
 export type SectionName = (typeof SECTIONS)[keyof typeof SECTIONS];
 

@@ -18,3 +18,5 @@ export * from './schemas/reports.ts';
 export * from './schemas/sla.ts';
 export * from './schemas/mail.ts';
 export * from './schemas/ticket-links.ts';
+export * from './reference-patterns.ts';
+export * from './schemas/references.ts';

@@ -210,6 +210,27 @@ export interface TicketLinksTable {
   created_at: Timestamp;
 }
 
+/** Referencias: a logistics reference's pattern; `reextract_*` follow a background re-extraction (migration 0034). */
+export interface ReferenceTypesTable {
+  id: Generated<number>;
+  name: string;
+  pattern: string;
+  example: string;
+  status_id: Generated<number>;
+  reextract_after_id: number | null;
+  reextract_done: number | null;
+  reextract_total: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A ticket's references, normalised (migration 0034). */
+export interface TicketReferencesTable {
+  ticket_id: number;
+  type_id: number;
+  value: string;
+}
+
 export interface ActivitiesTable {
   id: Generated<number>;
   name: string;
@@ -366,6 +387,8 @@ export interface DB {
   ticket_closures: TicketClosuresTable;
   ticket_events: TicketEventsTable;
   ticket_links: TicketLinksTable;
+  reference_types: ReferenceTypesTable;
+  ticket_references: TicketReferencesTable;
   activities: ActivitiesTable;
   notifications: NotificationsTable;
   password_reset_codes: PasswordResetCodesTable;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ticketStages } from '../constants.ts';
 import { updateSchemaOf, ZFlag, ZId, ZNamedRef, ZStatusId, ZStatusRef, ZText } from './common.ts';
+import { ZReferenceTypeRecord, ZReferenceTypeWrite } from './references.ts';
 import { ZBusinessCalendar, ZBusinessCalendarWrite, ZSlaPolicy, ZSlaPolicyWrite } from './sla.ts';
 import { ZUser, ZUserCreate, ZUserUpdate } from './users.ts';
 
@@ -123,6 +124,11 @@ export const catalogResources = {
     create: ZSlaPolicyWrite,
     update: updateSchemaOf(ZSlaPolicyWrite),
     record: ZSlaPolicy,
+  }),
+  'reference-types': resource({
+    create: ZReferenceTypeWrite,
+    update: updateSchemaOf(ZReferenceTypeWrite),
+    record: ZReferenceTypeRecord,
   }),
   'routing-rules': resource({
     create: ZRoutingRuleWrite,

@@ -12,6 +12,8 @@ import {
   type TTicketFilters,
   type TTicketListQuery,
   type TTicketSort,
+  REFERENCE_MSG,
+  type TPossibleDuplicate,
 } from '@portal/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
@@ -22,6 +24,7 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import type { PermissionsRepository } from '../permissions/permissions.repository.ts';
 import type { TicketRouter } from '../groups/routing.ts';
 import type { TicketLinksRepository } from '../ticket-links/ticket-links.repository.ts';
+import type { ReferencesRepository } from '../references/references.repository.ts';
 import type { AuthUserRow } from '../users/users.repository.ts';
 import { csvHeader, ticketCsvLine } from './ticket-csv.ts';
 import type { NewTicketEvent, TicketEventsRepository } from './ticket-events.repository.ts';
@@ -43,8 +46,10 @@ interface Deps {
   router: Pick<TicketRouter, 'groupFor'>;
   /** A group's members: a ticket landing in their queue is announced to them. */
   teamOf: (groupId: number) => Promise<number[]>;
-  /** Whether a parent about to close still has open children. */
-  links: Pick<TicketLinksRepository, 'openChildren'>;
+  /** Whether a parent about to close still has open children; a new ticket's automatic links. */
+  links: Pick<TicketLinksRepository, 'openChildren' | 'lock' | 'insert'>;
+  /** The logistics references of the ticket's text, written with every write of it. */
+  references: Pick<ReferencesRepository, 'extract' | 'insert' | 'replace' | 'openSharing' | 'ofTicket' | 'types'>;
 }
 
 export type Actor = Pick<AuthUserRow, 'id' | 'role_id'> & Partial<Pick<AuthUserRow, 'is_supervisor'>>;
@@ -87,6 +92,7 @@ export function createTicketsService({
   router,
   teamOf,
   links,
+  references,
 }: Deps) {
   const can = (actor: Actor, section: string, flag: 'r' | 'w' | 'u' | 'd') =>
     permissions.hasFlag(actor.role_id, section, flag);
@@ -195,6 +201,22 @@ export function createTicketsService({
     }));
   }
 
+  /**
+   * `Posible duplicado: #812 y #1044 (mismo embarque EMB-004512)`: while the ticket is open, the
+   * open tickets created before it that share one of its references (the first reference that
+   * has some). A suggestion only: nothing is merged.
+   */
+  async function possibleDuplicateOf(ticket: { id: number; stage: string }): Promise<TPossibleDuplicate | null> {
+    if (ticket.stage === 'closed') return null;
+    const refs = await references.ofTicket(ticket.id);
+    const sharing = await references.openSharing(ticket.id, refs, undefined, { before: true });
+    const first = sharing[0];
+    if (!first) return null;
+    const ref = refs.find((r) => r.type_id === first.type_id && r.value === first.value)!;
+    const ids = [...new Set(sharing.filter((s) => s.type_id === ref.type_id && s.value === ref.value).map((s) => s.id))];
+    return { message: REFERENCE_MSG.possibleDuplicate(ids, ref.type_name, ref.value), ticket_ids: ids, reference: ref };
+  }
+
   /** The section whose `r` a list needs (the route's access rule, checked again for the export). */
   const listSection: Record<TicketListKind, string> = {
     mine: SECTIONS.tickets,
@@ -215,18 +237,27 @@ export function createTicketsService({
     async detail(actor: Actor, id: number): Promise<TTicketDetail> {
       const ticket = await load(id);
       if (!(await maySee(actor, ticket))) throw forbidden(TICKET_MSG.cannotSee);
-      const [timeline, update, assign, reassign, clock, { rules }] = await Promise.all([
+      const [timeline, update, assign, reassign, clock, { rules }, refs, possibleDuplicate] = await Promise.all([
         events.listOf(id),
         mayActOn(actor, ticket, 'u'),
         ticket.user_assigned_id === null ? mayActOn(actor, ticket, 'w') : Promise.resolve(false),
         ticket.user_assigned_id === null ? Promise.resolve(false) : mayActOn(actor, ticket, 'u'),
         sla.ticketClock(id, database.db),
         sla.catalog(),
+        references.ofTicket(id),
+        possibleDuplicateOf({ id, stage: ticket.status_tickets.stage }),
       ]);
       const activities =
         ticket.user_assigned_id === actor.id ? 'register' : Number(actor.is_supervisor) === 1 ? 'view' : 'denied';
       const slaView = slaViewOf(rules, slaOfRow(clock!), now());
-      return { ...ticket, events: timeline, can: { update, assign, reassign, activities }, sla: slaView };
+      return {
+        ...ticket,
+        events: timeline,
+        can: { update, assign, reassign, activities },
+        sla: slaView,
+        references: refs,
+        possible_duplicate: possibleDuplicate,
+      };
     },
 
     /**
@@ -248,8 +279,16 @@ export function createTicketsService({
       })();
     },
 
-    /** Creates the ticket; without a group, the routing rules give it one (or none). */
-    async create(actor: Actor, input: TicketInput): Promise<TTicket> {
+    /**
+     * Creates the ticket; without a group, the routing rules give it one (or none). Its
+     * references are written with it, and it is linked `relacionado con` every open ticket
+     * sharing one (with their timeline entries), in the creation's transaction.
+     */
+    async create(
+      actor: Actor,
+      input: TicketInput,
+    ): Promise<TTicket & { possible_duplicate: TPossibleDuplicate | null }> {
+      const refs = await references.extract([input.name, input.description]);
       const values = { ...input, group_id: input.group_id ?? (await router.groupFor(input)) };
       const at = now();
       const { rules, statuses } = await sla.catalog();
@@ -267,12 +306,39 @@ export function createTicketsService({
             at,
           )
         : undefined;
-      const result = await tickets.create(values, actor.id, { now: new Date(at).toISOString(), sla: clock });
+      const linked: number[] = [];
+      const alsoWrite = async (ticketId: number, trx: Kysely<DB>) => {
+        await references.insert(ticketId, refs, trx);
+        const sharing = await references.openSharing(ticketId, refs, trx);
+        const others = [...new Map(sharing.map((s) => [s.id, s])).values()];
+        if (others.length === 0) return;
+        await links.lock(trx);
+        const changes: NewTicketEvent[] = [];
+        for (const other of others) {
+          await links.insert({ from: ticketId, to: other.id, kind: 'related', createdBy: actor.id }, trx);
+          linked.push(other.id);
+          changes.push(
+            { ticketId, userId: actor.id, kind: 'linked', field: 'related', to: `#${other.id} ${other.name}` },
+            { ticketId: other.id, userId: actor.id, kind: 'linked', field: 'related', to: `#${ticketId} ${values.name}` },
+          );
+        }
+        await events.record(changes, trx);
+      };
+      const result = await tickets.create(values, actor.id, {
+        now: new Date(at).toISOString(),
+        sla: clock,
+        alsoWrite: refs.length > 0 ? alsoWrite : undefined,
+      });
       if ('missing' in result) throw validationFailed(referenceErrors(result.missing, values));
       const { ticket } = result;
       const team = ticket.group_id === null ? [] : await teamOf(ticket.group_id);
       notifications.ticketChanged({ ticketId: ticket.id, userIds: [...new Set([ticket.created_by, ...team])] });
-      return result.ticket;
+      for (const otherId of linked) {
+        const other = await tickets.findOwnership(otherId);
+        if (other) announce(other);
+      }
+      const possibleDuplicate = linked.length > 0 ? await possibleDuplicateOf({ id: ticket.id, stage: ticket.status_tickets.stage }) : null;
+      return { ...result.ticket, possible_duplicate: possibleDuplicate };
     },
 
     /**
@@ -292,8 +358,11 @@ export function createTicketsService({
       await checkReferences(values, current);
       // Read before the transaction: the catalogue is read on its own connection.
       const catalog = await sla.catalog();
+      const isTextChanged = values.name !== current.name || values.description !== current.description;
+      const refs = isTextChanged ? await references.extract([values.name, values.description]) : [];
       const updated = await database.db.transaction().execute(async (trx) => {
         await tickets.update(id, values, trx);
+        if (isTextChanged) await references.replace(id, refs, trx);
         const updated = await load(id, trx);
         if (
           !closeWithOpenChildren &&
