@@ -158,7 +158,12 @@ export function createServices(config: Config, database: Database, log: MailLog 
     notifications,
     references,
   });
-  const referencesService = createReferencesService({ references, tickets: ticketsRepository, ticketsService: tickets, permissions });
+  const referencesService = createReferencesService({
+    references,
+    tickets: ticketsRepository,
+    ticketsService: tickets,
+    permissions,
+  });
   const activities = createActivitiesService({
     database,
     activities: createActivitiesRepository(database),

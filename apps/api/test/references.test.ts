@@ -197,8 +197,9 @@ describe.each(dialects)('logistics references on %s', (dialect) => {
     expect(await statusOf(mine.data.id)).toBe(enCurso);
     expect(await statusOf(theirs.data.id)).toBe(1);
 
-    const agentId = (await db().selectFrom('users').select('id').where('username', '=', 'agente').executeTakeFirstOrThrow())
-      .id;
+    const agentId = (
+      await db().selectFrom('users').select('id').where('username', '=', 'agente').executeTakeFirstOrThrow()
+    ).id;
     const assign = await t.call(admin, 'POST', `/api/references/${embarque}/EMB-777777/bulk`, {
       action: 'assign',
       user_id: agentId,

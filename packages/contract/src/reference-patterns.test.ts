@@ -10,7 +10,14 @@ import {
 
 describe('reference patterns', () => {
   it('accepts the seeded patterns and the restricted syntax', () => {
-    for (const p of ['EMB-\\d{6}', 'PED-\\d{6}', '\\d{10,12}', '[A-Z]{3}-\\d{3}-[A-Z]', '(?:MX|US)-\\d+', 'A(BC)?\\d{2}']) {
+    for (const p of [
+      'EMB-\\d{6}',
+      'PED-\\d{6}',
+      '\\d{10,12}',
+      '[A-Z]{3}-\\d{3}-[A-Z]',
+      '(?:MX|US)-\\d+',
+      'A(BC)?\\d{2}',
+    ]) {
       expect(referencePatternError(p), p).toBeNull();
     }
   });
@@ -38,7 +45,10 @@ describe('reference patterns', () => {
       compileReferenceType({ id: 4, name: 'Placa', pattern: '[A-Z]{3}\\s?-\\d{3}-[A-Z]' }),
     ];
     expect(
-      extractReferences(types, ['emb-004512 y EMB-004512; XEMB-000001', 'guía 1234567890, 1234567890123 no; abc -123-d']),
+      extractReferences(types, [
+        'emb-004512 y EMB-004512; XEMB-000001',
+        'guía 1234567890, 1234567890123 no; abc -123-d',
+      ]),
     ).toEqual([
       { type_id: 1, value: 'EMB-004512' },
       { type_id: 3, value: '1234567890' },

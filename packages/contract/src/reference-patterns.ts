@@ -24,7 +24,9 @@ export const REFERENCE_MSG = {
   exampleMismatch: 'El ejemplo no coincide con el patrón.',
   typeNotFound: 'El tipo de referencia no existe.',
   bulkDone: (ok: number, failed: number) =>
-    failed === 0 ? `Se actualizaron ${ok} tickets.` : `Se actualizaron ${ok} tickets; ${failed} no se pudieron actualizar.`,
+    failed === 0
+      ? `Se actualizaron ${ok} tickets.`
+      : `Se actualizaron ${ok} tickets; ${failed} no se pudieron actualizar.`,
   bulkNothing: 'No hay tickets abiertos con esta referencia.',
   /** `Posible duplicado: #812 y #1044 (mismo embarque EMB-004512)`. */
   possibleDuplicate: (ids: number[], typeName: string, value: string) =>
@@ -246,7 +248,5 @@ export function extractReferences(types: readonly CompiledReferenceType[], texts
 export function searchedReferences(types: readonly CompiledReferenceType[], text: string): FoundReference[] {
   const trimmed = text.trim();
   if (trimmed === '' || trimmed.length > 100) return [];
-  return types
-    .filter((t) => t.whole.test(trimmed))
-    .map((t) => ({ type_id: t.id, value: normaliseReference(trimmed) }));
+  return types.filter((t) => t.whole.test(trimmed)).map((t) => ({ type_id: t.id, value: normaliseReference(trimmed) }));
 }

@@ -61,6 +61,8 @@ export const screens: Screen[] = [
   { path: paths.ticketStatuses, access: 'permission', load: catalogPage },
   { path: paths.groups, access: 'permission', load: catalogPage },
   { path: paths.routingRules, access: 'permission', load: catalogPage },
+  { path: paths.referenceTypes, access: 'permission', load: catalogPage },
+  { path: paths.reference, access: 'session', load: () => import('@/features/references/components/reference-page.tsx') },
   { path: paths.queues, access: 'permission', load: () => import('@/features/queues/components/queues-page.tsx') },
   { path: paths.priorityTypes, access: 'permission', load: catalogPage },
   { path: paths.users, access: 'permission', load: () => import('@/features/users/components/users-page.tsx') },

@@ -11,10 +11,10 @@ describe('menu', () => {
     expect(filterMenu([logoutItem], new Set())).toEqual([logoutItem]);
   });
 
-  it('has the four groups with the seven catalogues and the routing rules, then the showcase', () => {
+  it('has the four groups with the seven catalogues, the references and the routing rules, then the showcase', () => {
     expect(menu.filter((g) => g.submenu).map((g) => g.name)).toEqual(['Tickets', 'Catálogos', 'Accesos', 'Reportes']);
     expect(menu.at(-1)).toMatchObject({ name: 'Componentes', path: '/example' });
-    expect(menu[1]!.submenu).toHaveLength(8);
+    expect(menu[1]!.submenu).toHaveLength(9);
     expect(menu[1]!.submenu!.at(-1)).toMatchObject({ name: 'Reglas de asignación', path: '/routing-rules' });
     expect(menu[0]!.submenu!.map((i) => i.name)).toContain('Colas');
   });

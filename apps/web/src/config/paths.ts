@@ -20,6 +20,8 @@ export const paths = {
   groups: '/groups',
   priorityTypes: '/priority-types',
   routingRules: '/routing-rules',
+  referenceTypes: '/reference-types',
+  reference: '/references/:typeId/:value',
   queues: '/queues',
 
   users: '/users',

@@ -85,10 +85,7 @@ export type TReferencePage = z.infer<typeof ZReferencePage>;
 /** The bulk actions on a reference's open tickets: assign them all, or move them all to a status. */
 export const ZReferenceBulk = z.discriminatedUnion(
   'action',
-  [
-    z.object({ action: z.literal('assign'), user_id: ZId }),
-    z.object({ action: z.literal('status'), status_id: ZId }),
-  ],
+  [z.object({ action: z.literal('assign'), user_id: ZId }), z.object({ action: z.literal('status'), status_id: ZId })],
   { error: 'La acción debe ser assign o status.' },
 );
 export type TReferenceBulk = z.infer<typeof ZReferenceBulk>;
@@ -100,4 +97,3 @@ export const ZReferenceBulkResponse = z.object({
   results: z.array(z.object({ ticket_id: z.number(), ok: z.boolean(), message: z.string() })),
 });
 export type TReferenceBulkResponse = z.infer<typeof ZReferenceBulkResponse>;
-

@@ -61,7 +61,10 @@ export function createReferenceReextraction(database: Database, { batch = REEXTR
             extractReferences(compiled, [t.name, t.description]).map((r) => ({ ticket_id: t.id, ...r })),
           );
           for (let i = 0; i < rows.length; i += 500) {
-            await trx.insertInto('ticket_references').values(rows.slice(i, i + 500)).execute();
+            await trx
+              .insertInto('ticket_references')
+              .values(rows.slice(i, i + 500))
+              .execute();
           }
         }
       }

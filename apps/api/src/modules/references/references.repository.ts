@@ -20,15 +20,17 @@ export const MAX_REFERENCE_TICKETS = 500;
 const MAX_AUTO_LINKS = 20;
 
 /** A (type, value) pair as SQL, for `(type_id, value) in (…)`. */
-const pairs = (refs: readonly FoundReference[]) =>
-  sql.join(refs.map((r) => sql`(${r.type_id}, ${r.value})`));
+const pairs = (refs: readonly FoundReference[]) => sql.join(refs.map((r) => sql`(${r.type_id}, ${r.value})`));
 
 /**
  * Logistics references: the active types' patterns, compiled and kept in memory until the bus
  * announces a write to them (`catalogs`), so extracting a ticket's references reads nothing;
  * and `ticket_references`, written in the transaction of every ticket write.
  */
-export function createReferencesRepository(database: Database, bus: Pick<NotificationBus, 'onInvalidate' | 'canCache'>) {
+export function createReferencesRepository(
+  database: Database,
+  bus: Pick<NotificationBus, 'onInvalidate' | 'canCache'>,
+) {
   const { db } = database;
   const cache = createLoadingCache<'active', CompiledReferenceType[]>(1, () => bus.canCache());
   bus.onInvalidate(({ kind }) => {
@@ -125,7 +127,11 @@ export function createReferencesRepository(database: Database, bus: Pick<Notific
     },
 
     findType(id: number) {
-      return db.selectFrom('reference_types').select(['id', 'name', 'status_id']).where('id', '=', id).executeTakeFirst();
+      return db
+        .selectFrom('reference_types')
+        .select(['id', 'name', 'status_id'])
+        .where('id', '=', id)
+        .executeTakeFirst();
     },
 
     /** The tickets carrying a reference, newest first, with what its page shows. */

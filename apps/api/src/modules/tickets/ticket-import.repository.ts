@@ -79,7 +79,7 @@ const lastTicketId = async (trx: Kysely<DB>) =>
 
 /** The imported tickets' references (those after `afterId`), in the load's transaction, by batches. */
 async function writeReferences(trx: Kysely<DB>, afterId: number, extract: ReferenceExtractor): Promise<void> {
-  for (let after = afterId; ; ) {
+  for (let after = afterId; ;) {
     const tickets = await trx
       .selectFrom('tickets')
       .select(['id', 'name', 'description'])
@@ -91,7 +91,10 @@ async function writeReferences(trx: Kysely<DB>, afterId: number, extract: Refere
     const found = await Promise.all(tickets.map((t) => extract([t.name, t.description])));
     const values = tickets.flatMap((t, i) => found[i]!.map((r) => ({ ticket_id: t.id, ...r })));
     for (let i = 0; i < values.length; i += 500) {
-      await trx.insertInto('ticket_references').values(values.slice(i, i + 500)).execute();
+      await trx
+        .insertInto('ticket_references')
+        .values(values.slice(i, i + 500))
+        .execute();
     }
     after = tickets.at(-1)!.id;
     await turn();

@@ -213,7 +213,9 @@ export function createTicketsService({
     const first = sharing[0];
     if (!first) return null;
     const ref = refs.find((r) => r.type_id === first.type_id && r.value === first.value)!;
-    const ids = [...new Set(sharing.filter((s) => s.type_id === ref.type_id && s.value === ref.value).map((s) => s.id))];
+    const ids = [
+      ...new Set(sharing.filter((s) => s.type_id === ref.type_id && s.value === ref.value).map((s) => s.id)),
+    ];
     return { message: REFERENCE_MSG.possibleDuplicate(ids, ref.type_name, ref.value), ticket_ids: ids, reference: ref };
   }
 
@@ -319,7 +321,13 @@ export function createTicketsService({
           linked.push(other.id);
           changes.push(
             { ticketId, userId: actor.id, kind: 'linked', field: 'related', to: `#${other.id} ${other.name}` },
-            { ticketId: other.id, userId: actor.id, kind: 'linked', field: 'related', to: `#${ticketId} ${values.name}` },
+            {
+              ticketId: other.id,
+              userId: actor.id,
+              kind: 'linked',
+              field: 'related',
+              to: `#${ticketId} ${values.name}`,
+            },
           );
         }
         await events.record(changes, trx);
@@ -337,7 +345,8 @@ export function createTicketsService({
         const other = await tickets.findOwnership(otherId);
         if (other) announce(other);
       }
-      const possibleDuplicate = linked.length > 0 ? await possibleDuplicateOf({ id: ticket.id, stage: ticket.status_tickets.stage }) : null;
+      const possibleDuplicate =
+        linked.length > 0 ? await possibleDuplicateOf({ id: ticket.id, stage: ticket.status_tickets.stage }) : null;
       return { ...result.ticket, possible_duplicate: possibleDuplicate };
     },
 
