@@ -16,6 +16,26 @@ async function choose(page: Page, label: string, option: string) {
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
+/** Calls the API from the signed-in page, with its bearer token and the CSRF meta tag, as the app does. */
+async function callFrom(page: Page, method: string, url: string, body?: unknown): Promise<number> {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const csrf = document.querySelector('meta[name="csrf-token"]')?.getAttribute('content') ?? '';
+      const response = await fetch(url, {
+        method,
+        headers: {
+          authorization: `Bearer ${localStorage.getItem('token')}`,
+          'x-csrf-token': csrf,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return response.status;
+    },
+    { method, url, body },
+  );
+}
+
 test('a ticket naming a shipment already reported suggests the duplicate; marking it moves its activity; the reference page lists both', async ({
   page,
 }) => {
@@ -60,24 +80,10 @@ test('a ticket naming a shipment already reported suggests the duplicate; markin
   await expect(page.getByRole('region', { name: 'Relacionados' })).toContainText(`#${original}`);
 
   // An activity on the duplicate, then 'Marcar como duplicado': it moves to the original.
-  const activity = await page.evaluate(
-    async ({ ticketId, userId }) => {
-      const headers = {
-        authorization: `Bearer ${localStorage.getItem('token')}`,
-        'x-csrf-token': document.querySelector('meta[name="csrf-token"]')?.getAttribute('content') ?? '',
-        'content-type': 'application/json',
-      };
-      await fetch(`/api/tickets/${ticketId}/assign/${userId}`, { method: 'PATCH', headers });
-      const res = await fetch('/api/activities/create', {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ name: 'Llamada al transportista', ticket_id: ticketId }),
-      });
-      return res.status;
-    },
-    { ticketId: duplicate, userId: user.id },
-  );
-  expect(activity).toBe(201);
+  expect(await callFrom(page, 'PATCH', `/api/tickets/${duplicate}/assign/${user.id}`)).toBe(200);
+  expect(
+    await callFrom(page, 'POST', '/api/activities/create', { name: 'Llamada al transportista', ticket_id: duplicate }),
+  ).toBe(201);
   await suggestion.getByRole('button', { name: 'Marcar como duplicado' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Sí, marcar como duplicado' }).click();
   await expect(
