@@ -19,8 +19,12 @@ export const MAX_REFERENCE_TICKETS = 500;
 /** The most open tickets a new ticket is linked to automatically. */
 const MAX_AUTO_LINKS = 20;
 
-/** A (type, value) pair as SQL, for `(type_id, value) in (…)`. */
-const pairs = (refs: readonly FoundReference[]) => sql.join(refs.map((r) => sql`(${r.type_id}, ${r.value})`));
+/** `r` carries one of the references: one equality pair per reference (each an index seek on both databases). */
+const carriesOneOf = (refs: readonly FoundReference[]) =>
+  sql<boolean>`(${sql.join(
+    refs.map((ref) => sql`(r.type_id = ${ref.type_id} and r.value = ${ref.value})`),
+    sql` or `,
+  )})`;
 
 /**
  * Logistics references: the active types' patterns, compiled and kept in memory until the bus
@@ -105,7 +109,7 @@ export function createReferencesRepository(
         .selectFrom('ticket_references as r')
         .innerJoin('tickets as t', 't.id', 'r.ticket_id')
         .select(['t.id', 't.name', 'r.type_id', 'r.value'])
-        .where(sql<boolean>`(r.type_id, r.value) in (${pairs(refs)})`)
+        .where(carriesOneOf(refs))
         .where('t.id', '<>', ticketId)
         .$if(before, (q) => q.where('t.id', '<', ticketId))
         .where('t.stage', '<>', 'closed')
@@ -120,7 +124,7 @@ export function createReferencesRepository(
       const row = await db
         .selectFrom('ticket_references as r')
         .select('r.ticket_id')
-        .where(sql<boolean>`(r.type_id, r.value) in (${pairs(refs)})`)
+        .where(carriesOneOf(refs))
         .limit(1)
         .executeTakeFirst();
       return row !== undefined;

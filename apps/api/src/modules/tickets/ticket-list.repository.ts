@@ -246,9 +246,12 @@ export function createTicketListRepository(
         .$if(search.kind === 'reference', (q) =>
           q.where(
             sql<SqlBool>`${id} in (select r.ticket_id from ticket_references r
-              where (r.type_id, r.value) in (${sql.join(
-                (search.kind === 'reference' ? search.refs : []).map((r) => sql`(${r.type_id}, ${r.value})`),
-              )}))`,
+              where ${sql.join(
+                (search.kind === 'reference' ? search.refs : []).map(
+                  (r) => sql`(r.type_id = ${r.type_id} and r.value = ${r.value})`,
+                ),
+                sql` or `,
+              )})`,
           ),
         )
         .$if(onRow.length > 0, (q) =>
