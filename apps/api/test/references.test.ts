@@ -206,7 +206,30 @@ describe.each(dialects)('logistics references on %s', (dialect) => {
     });
     expect(assign.json().results.every((r: { ok: boolean }) => r.ok)).toBe(true);
 
-    // No u on any ticket list: refused before anything is read; an unknown type is a 404.
+    // A role without u on any ticket list is refused the bulk actions (and sees none of the tickets).
+    const role = (await t.call(admin, 'POST', '/api/roles/create', { name: 'Consulta de referencias' })).json().data;
+    const viewer = await t.call(admin, 'POST', '/api/users/create', {
+      name: 'Valeria',
+      last_name: 'Gómez',
+      second_last_name: 'Ruiz',
+      username: `vref${dialect}`,
+      email: `vref.${dialect}@portal.local`,
+      password: 'Camion2024!',
+      role_id: String(role.id),
+      area_id: '1',
+      status_id: '1',
+    });
+    expect(viewer.statusCode, viewer.body).toBe(201);
+    const viewerToken = await t.login(`vref${dialect}`, 'Camion2024!');
+    const refused = await t.call(viewerToken, 'POST', `/api/references/${embarque}/EMB-777777/bulk`, {
+      action: 'assign',
+      user_id: agentId,
+    });
+    expect(refused.statusCode).toBe(403);
+    const hidden = (await t.call(viewerToken, 'GET', `/api/references/${embarque}/EMB-777777`)).json().data;
+    expect(hidden).toMatchObject({ tickets: [], can_update: false });
+
+    // Without a session: refused; an unknown type is a 404.
     expect((await t.call(null, 'GET', `/api/references/${embarque}/EMB-777777`)).statusCode).toBe(401);
     expect((await t.call(admin, 'GET', `/api/references/99999/EMB-777777`)).statusCode).toBe(404);
     const bad = await t.call(admin, 'POST', `/api/references/${embarque}/EMB-777777/bulk`, { action: 'borrar' });

@@ -150,8 +150,8 @@ export function createTicketLinksService({
     /**
      * `Marcar como duplicado de #N`, in one transaction: the duplicate's activities and
      * attachments move to #N (each marked with where it came from), the two are linked as
-     * duplicate → original, the duplicate closes in 'Cancelado' with timeline events on both,
-     * and both assignees are notified. Needs `u` on both tickets; a failure writes nothing.
+     * duplicate → original, its logistics references are copied to #N, the duplicate closes in
+     * 'Cancelado' with timeline events on both, and both assignees are notified. Needs `u` on both tickets; a failure writes nothing.
      */
     async merge(actor: Actor, id: number, originalId: number) {
       const duplicate = await tickets.findById(id);
