@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiToken, field, signInQuickly } from './support.ts';
+import { apiToken, field, signInQuickly, uniqueLetters } from './support.ts';
 
 /** Logistics references: a new ticket naming a shipment already reported is suggested as a duplicate. */
 
@@ -116,4 +116,30 @@ test('a ticket naming a shipment already reported suggests the duplicate; markin
   const rows = page.getByRole('table').first().getByRole('row');
   await expect(rows.filter({ hasText: 'Embarque sin llegar' })).toHaveCount(1);
   await expect(rows.filter({ hasText: `Retraso del embarque ${shipment}` })).toHaveCount(1);
+});
+
+test('Referencias: the seeded types, an unsafe pattern refused, a new type extracted in the background', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const name = `Contenedor ${uniqueLetters()}`;
+  await signInQuickly(page, 'admin');
+  await page.goto('/reference-types');
+  const table = page.getByRole('table');
+  await expect(table.getByRole('row').filter({ hasText: 'Embarque' })).toContainText('EMB-\\d{6}');
+  await expect(table.getByRole('row').filter({ hasText: 'Placa' })).toContainText('ABC-123-D');
+
+  await page.getByRole('button', { name: 'Agregar' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Agregar referencia' });
+  await field(page, 'Nombre').fill(name);
+  await field(page, 'Patrón').fill('(a+)+$');
+  await field(page, 'Ejemplo').fill('aaa');
+  await dialog.getByRole('button', { name: 'Guardar' }).click();
+  await expect(dialog).toContainText('El patrón no es seguro');
+  await field(page, 'Patrón').fill('CONT-\\d{4}');
+  await field(page, 'Ejemplo').fill('CONT-1234');
+  await dialog.getByRole('button', { name: 'Guardar' }).click();
+  await expect(page.getByText('Registro creado exitosamente.')).toBeVisible();
+  // The re-extraction of every ticket runs in the background; the row says when it is done.
+  await expect(table.getByRole('row').filter({ hasText: name })).toContainText('Al día', { timeout: 30_000 });
 });
