@@ -126,7 +126,9 @@ test('Referencias: the seeded types, an unsafe pattern refused, a new type extra
   await signInQuickly(page, 'admin');
   await page.goto('/reference-types');
   const table = page.getByRole('table');
-  await expect(table.getByRole('row').filter({ hasText: 'Embarque' })).toContainText('EMB-\\d{6}');
+  await expect(table.getByRole('row').filter({ hasText: 'Embarque' })).toContainText('EMB-\\d{6}', {
+    timeout: 30_000,
+  });
   await expect(table.getByRole('row').filter({ hasText: 'Placa' })).toContainText('ABC-123-D');
 
   await page.getByRole('button', { name: 'Agregar' }).click();
