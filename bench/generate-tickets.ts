@@ -44,6 +44,13 @@ export function random(seed: number) {
  * rebuilt once at the end (db/ticket-derivations.ts). On SQLite, pass the
  * database file: the rows are written through a connection of their own.
  */
+/** Tickets per shipment: 1,000,000 tickets name 200,000 distinct shipments. */
+export const TICKETS_PER_SHIPMENT = 5;
+
+/** The shipment (an Embarque reference) the i-th generated ticket names: five consecutive tickets share one. */
+export const shipmentOf = (i: number) =>
+  `EMB-${String(Math.floor(i / TICKETS_PER_SHIPMENT) % 1_000_000).padStart(6, '0')}`;
+
 export async function generateTickets(database: Database, count: number, sqliteFile?: string): Promise<void> {
   const { db } = database;
   const next = random(42);
@@ -108,7 +115,7 @@ export async function generateTickets(database: Database, count: number, sqliteF
       const updatedAt = status.stage === 'closed' ? closedAt(start + i * step) : createdAt;
       yield [
         `${name} ${place}`,
-        `${description} en ${place} folio ${10_000 + Math.floor(next() * 90_000)}`,
+        `${description} en ${place} folio ${10_000 + Math.floor(next() * 90_000)} embarque ${shipmentOf(i)}`,
         pick(areas),
         pick(projects),
         pick(categories),
@@ -125,6 +132,15 @@ export async function generateTickets(database: Database, count: number, sqliteF
     }
   }
 
+  const firstId =
+    Number(
+      (
+        await db
+          .selectFrom('tickets')
+          .select((eb) => eb.fn.max('id').as('n'))
+          .executeTakeFirst()
+      )?.n ?? 0,
+    ) + 1;
   const load = async (loader: TicketLoader) => {
     let batch: TicketLoadRow[] = [];
     for (const row of rows()) {
@@ -146,24 +162,56 @@ export async function generateTickets(database: Database, count: number, sqliteF
         }),
       ),
     );
-    return;
+  } else {
+    await withTicketDerivationsSuspended(db, 'sqlite', async () => {
+      if (!sqliteFile) throw new Error('generateTickets on SQLite needs the database file');
+      // The rows go in through a connection of their own, whose pages stay in memory: a bench
+      // database, rebuilt at will.
+      const connection = new SQLite(sqliteFile);
+      try {
+        connection.pragma('busy_timeout = 5000');
+        connection.pragma('cache_size = -1000000');
+        connection.pragma('synchronous = OFF');
+        const loader = sqliteTicketLoader(connection);
+        await withSqliteTicketIndexesOff(connection, () => load(loader));
+      } finally {
+        connection.close();
+      }
+      await giveSlas(db, 'sqlite');
+    });
   }
-  await withTicketDerivationsSuspended(db, database.dialect, async () => {
-    if (!sqliteFile) throw new Error('generateTickets on SQLite needs the database file');
-    // The rows go in through a connection of their own, whose pages stay in memory: a bench
-    // database, rebuilt at will.
-    const connection = new SQLite(sqliteFile);
-    try {
-      connection.pragma('busy_timeout = 5000');
-      connection.pragma('cache_size = -1000000');
-      connection.pragma('synchronous = OFF');
-      const loader = sqliteTicketLoader(connection);
-      await withSqliteTicketIndexesOff(connection, () => load(loader));
-    } finally {
-      connection.close();
+  await writeShipmentReferences(database, firstId, count);
+}
+
+/**
+ * The generated tickets' references, as the portal would have extracted them (each names one
+ * shipment), written in batches; the reference types are then marked up to date, so the server
+ * does not re-extract the whole table when it starts.
+ */
+async function writeShipmentReferences(database: Database, firstId: number, count: number): Promise<void> {
+  const { db } = database;
+  const type = await db.selectFrom('reference_types').select('id').where('name', '=', 'Embarque').executeTakeFirst();
+  if (type) {
+    // The k-th ticket loaded (by id; a sequence may have skipped ids) names shipmentOf(k).
+    let [after, k] = [firstId - 1, 0];
+    for (;;) {
+      const ids = await db
+        .selectFrom('tickets')
+        .select('id')
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(5_000)
+        .execute();
+      if (ids.length === 0 || k >= count) break;
+      const values = ids.map(({ id }) => ({ ticket_id: id, type_id: type.id, value: shipmentOf(k++) }));
+      await db.insertInto('ticket_references').values(values).execute();
+      after = ids.at(-1)!.id;
     }
-    await giveSlas(db, 'sqlite');
-  });
+  }
+  await db
+    .updateTable('reference_types')
+    .set({ reextract_after_id: null, reextract_done: null, reextract_total: null })
+    .execute();
 }
 
 /**

@@ -133,6 +133,15 @@ const endpoints: Endpoint[] = [
     url: '/api/general-tickets',
     body: list(1, 'ruta'),
   },
+  // Five generated tickets name each shipment (generate-tickets.ts); Embarque is the first reference type seeded.
+  {
+    label: 'search by reference (EMB-000042)',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/general-tickets',
+    body: list(1, 'EMB-000042'),
+  },
+  { label: 'reference page (Embarque EMB-000042)', user: 'admin', method: 'GET', url: '/api/references/1/EMB-000042' },
   { label: 'search, rare (54321)', user: 'admin', method: 'POST', url: '/api/general-tickets', body: list(1, '54321') },
   {
     label: 'search, no match (zafiro)',

@@ -23,6 +23,9 @@ async function createTicket(request: APIRequestContext, token: string, name: str
   return ((await response.json()) as { data: { id: number } }).data.id;
 }
 
+/** A shipment number of this run only: a ticket mentioning another run's would be linked to its tickets. */
+const shipment = (offset: number) => `EMB-${String((Date.now() + offset) % 1_000_000).padStart(6, '0')}`;
+
 const panel = (page: Page) => page.getByRole('region', { name: 'Relacionados' });
 
 /** Adds a relation from the open ticket page, finding the other ticket by its number. */
@@ -45,12 +48,8 @@ test('a parent gathers its children in Relacionados, with their progress; closin
   // Many steps, each a real page load on a shared machine.
   test.setTimeout(120_000);
   const { token } = await apiToken(page.request, 'admin');
-  const parent = await createTicket(
-    page.request,
-    token,
-    'Cámara fría de Monterrey sin energía',
-    'Sin energía desde las 6:00; embarque EMB-004512 en riesgo.',
-  );
+  const description = `Sin energía desde las 6:00; embarque ${shipment(0)} en riesgo.`;
+  const parent = await createTicket(page.request, token, 'Cámara fría de Monterrey sin energía', description);
   const first = await createTicket(page.request, token, 'Revisar planta de emergencia', 'Planta 2, tablero A-3.');
   const third = await createTicket(page.request, token, 'Contar cajas dañadas', 'Inventario del rack B.');
   const second = await createTicket(page.request, token, 'Reubicar producto perecedero', 'Mover a cámara 4, rack B.');
@@ -59,7 +58,7 @@ test('a parent gathers its children in Relacionados, with their progress; closin
   await page.goto(`/tickets/${parent}`);
   await expect(panel(page).getByText('Este ticket no tiene relaciones.')).toBeVisible({ timeout: 30_000 });
   // The description keeps its punctuation and the shipment number.
-  await expect(page.getByText('Sin energía desde las 6:00; embarque EMB-004512 en riesgo.')).toBeVisible();
+  await expect(page.getByText(description)).toBeVisible();
   await addRelation(page, 'Hijo', first);
   await expect(panel(page).getByRole('link', { name: `#${first} · Revisar planta de emergencia` })).toBeVisible();
   await addRelation(page, 'Hijo', second);
@@ -131,8 +130,14 @@ test('marking a ticket as a duplicate moves its activity to the original and lea
 }) => {
   test.setTimeout(120_000);
   const { token, user } = await apiToken(page.request, 'admin');
-  const original = await createTicket(page.request, token, 'Retraso embarque EMB-004512', 'Llega tarde a Monterrey.');
-  const duplicate = await createTicket(page.request, token, 'Embarque EMB-004512 sin llegar', 'Mismo embarque.');
+  // Each its own shipment: sharing one would link them as related on creation.
+  const original = await createTicket(
+    page.request,
+    token,
+    `Retraso embarque ${shipment(1)}`,
+    'Llega tarde a Monterrey.',
+  );
+  const duplicate = await createTicket(page.request, token, `Embarque ${shipment(2)} sin llegar`, 'Mismo embarque.');
   await signInQuickly(page, 'admin');
   await page.goto(`/tickets/${duplicate}`);
   await expect(panel(page).getByText('Este ticket no tiene relaciones.')).toBeVisible({ timeout: 30_000 });

@@ -25,6 +25,7 @@ import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { savedViewsRoutes } from './modules/saved-views/saved-views.routes.ts';
 import { ticketImportRoutes } from './modules/tickets/ticket-import.routes.ts';
 import { ticketLinksRoutes } from './modules/ticket-links/ticket-links.routes.ts';
+import { referencesRoutes } from './modules/references/references.routes.ts';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
 import { workloadRoutes } from './modules/workload/workload.routes.ts';
 import { accessPlugin } from './plugins/access.ts';
@@ -77,10 +78,13 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
   app.addHook('onReady', async () => {
     services.mailWorker.start();
     services.slaAlerts.start();
+    // A re-extraction of references a previous run left (or the migration asked for) goes on.
+    services.referenceReextraction.resume();
   });
   app.addHook('onClose', async () => {
     await services.slaAlerts.stop();
     await services.mailWorker.stop();
+    await services.referenceReextraction.stop();
     await services.audit.flushAnonymous().catch((err: unknown) => app.log.error({ err }, 'audit flush failed'));
     await services.limiter.close();
     services.mailer.close();
@@ -128,6 +132,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
       await api.register(ticketImportRoutes, { services });
       await api.register(ticketLinksRoutes, { services });
       await api.register(savedViewsRoutes, { services });
+      await api.register(referencesRoutes, { services });
       await api.register(activitiesRoutes, { services });
       await api.register(workloadRoutes, { services });
       await api.register(profileRoutes, { services });

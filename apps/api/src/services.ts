@@ -10,6 +10,9 @@ import { createAttachmentsService } from './modules/attachments/attachments.serv
 import { createAuditLogReader, createAuditRepository } from './modules/audit/audit.repository.ts';
 import { createAuditLogService } from './modules/audit/audit.service.ts';
 import { auditCatalogWrites } from './modules/audit/catalog-writes.ts';
+import { createReferenceReextraction } from './modules/references/reference-reextraction.ts';
+import { createReferencesRepository } from './modules/references/references.repository.ts';
+import { createReferencesService, needsReextraction } from './modules/references/references.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createRevokedTokensRepository } from './modules/auth/revoked-tokens.repository.ts';
 import { createSessionChecker } from './modules/auth/sessions.ts';
@@ -86,14 +89,21 @@ export function createServices(config: Config, database: Database, log: MailLog 
   });
   // Answers of the kept lists, by where they came from (read by the metrics).
   const listAnswerCounts: Record<'catalogs', AnswerCounts> = { catalogs: { kept: 0, database: 0 } };
+  const references = createReferencesRepository(database, bus);
+  const referenceReextraction = createReferenceReextraction(database);
+  const auditWrite = auditCatalogWrites(audit);
   const catalogs = createCatalogService(database, {
     bus,
     answerCounts: listAnswerCounts.catalogs,
     onPermissionsChange: () => permissions.invalidate(),
     onWrite: async (write) => {
-      await auditCatalogWrites(audit)(write);
+      await auditWrite(write);
       // A group now assigning automatically, or with a higher cap, hands out what waits in its queue.
       if (write.resource === 'groups') await autoAssign.drain(Number(write.after.id));
+      // A new reference type, or a changed pattern or status: every ticket is extracted again, in the background.
+      if (write.resource === 'reference-types' && needsReextraction(write)) {
+        await referenceReextraction.start(Number(write.after.id));
+      }
     },
   });
   // E-mail notifications: written to the outbox with their event, sent by this process's worker.
@@ -127,7 +137,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     },
   });
   const groupsRepository = createGroupsRepository(database);
-  const ticketsRepository = createTicketsRepository(database, createTicketNamesRepository(database, bus));
+  const ticketsRepository = createTicketsRepository(database, createTicketNamesRepository(database, bus), references);
   const ticketEvents = createTicketEventsRepository(database);
   const sla = createSlaRepository(database, bus);
   // The time SLA clocks and alerts read; tests set `clock.now` to move it.
@@ -163,6 +173,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     teamOf: (groupId) => groupsRepository.memberIds(groupId),
     links: ticketLinksRepository,
     autoAssign,
+    references,
   });
   const ticketLinks = createTicketLinksService({
     database,
@@ -171,6 +182,13 @@ export function createServices(config: Config, database: Database, log: MailLog 
     ticketsService: tickets,
     events: ticketEvents,
     notifications,
+    references,
+  });
+  const referencesService = createReferencesService({
+    references,
+    tickets: ticketsRepository,
+    ticketsService: tickets,
+    permissions,
   });
   const activities = createActivitiesService({
     database,
@@ -252,7 +270,12 @@ export function createServices(config: Config, database: Database, log: MailLog 
     ticketLinks,
     savedViews,
     ticketsRepository,
-    ticketImporter: createTicketImporter(database, config.databaseUrl ? undefined : config.sqliteFile),
+    ticketImporter: createTicketImporter(database, config.databaseUrl ? undefined : config.sqliteFile, {
+      extract: (texts) => references.extract(texts),
+    }),
+    references,
+    referencesService,
+    referenceReextraction,
     activities,
     attachments,
     workload,

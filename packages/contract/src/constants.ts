@@ -61,6 +61,7 @@ export const SECTIONS = {
   /** Saved views: everyone keeps their own; sharing one with roles needs w, changing or deleting another's u / d. */
   savedViews: 'vi_main',
   kanban: 'kb_main',
+  referenceTypes: 'ref_main',
 } as const;
 export type SectionName = (typeof SECTIONS)[keyof typeof SECTIONS];
 

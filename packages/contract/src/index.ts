@@ -20,3 +20,5 @@ export * from './schemas/mail.ts';
 export * from './schemas/ticket-links.ts';
 export * from './schemas/saved-views.ts';
 export * from './schemas/kanban.ts';
+export * from './reference-patterns.ts';
+export * from './schemas/references.ts';

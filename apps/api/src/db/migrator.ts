@@ -30,6 +30,7 @@ import * as kanban from './migrations/0029-kanban.ts';
 import * as savedViews from './migrations/0030-saved-views.ts';
 import * as autoAssignment from './migrations/0031-auto-assignment.ts';
 import * as slaAlertsAndReport from './migrations/0032-sla-alerts-and-report.ts';
+import * as logisticsReferences from './migrations/0034-logistics-references.ts';
 import * as slaDueSorts from './migrations/0035-sla-due-sorts.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
@@ -66,6 +67,7 @@ const migrations: Record<string, DialectMigration> = {
   '0030-saved-views': savedViews,
   '0031-auto-assignment': autoAssignment,
   '0032-sla-alerts-and-report': slaAlertsAndReport,
+  '0034-logistics-references': logisticsReferences,
   '0035-sla-due-sorts': slaDueSorts,
 };
 

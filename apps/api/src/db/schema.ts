@@ -263,10 +263,31 @@ export interface SavedViewsTable {
   updated_at: Timestamp;
 }
 
+/** Referencias: a logistics reference's pattern; `reextract_*` follow a background re-extraction (migration 0034). */
+export interface ReferenceTypesTable {
+  id: Generated<number>;
+  name: string;
+  pattern: string;
+  example: string;
+  status_id: Generated<number>;
+  reextract_after_id: number | null;
+  reextract_done: number | null;
+  reextract_total: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 /** The roles a saved view is shared with. */
 export interface SavedViewRolesTable {
   view_id: number;
   role_id: number;
+}
+
+/** A ticket's references, normalised (migration 0034). */
+export interface TicketReferencesTable {
+  ticket_id: number;
+  type_id: number;
+  value: string;
 }
 
 export interface ActivitiesTable {
@@ -429,6 +450,8 @@ export interface DB {
   ticket_links: TicketLinksTable;
   saved_views: SavedViewsTable;
   saved_view_roles: SavedViewRolesTable;
+  reference_types: ReferenceTypesTable;
+  ticket_references: TicketReferencesTable;
   activities: ActivitiesTable;
   notifications: NotificationsTable;
   password_reset_codes: PasswordResetCodesTable;

@@ -25,6 +25,7 @@ export const routeSections: Record<string, string[]> = {
   // No screen of its own: its section says who shares saved views (Administrador).
   views: [SECTIONS.savedViews],
   kanban: [SECTIONS.kanban],
+  'reference-types': [SECTIONS.referenceTypes],
 };
 
 const all: PermissionFlag[] = ['r', 'w', 'u', 'd'];
@@ -38,6 +39,7 @@ const catalogRoutes = [
   'priority-types',
   'business-calendars',
   'sla-policies',
+  'reference-types',
 ];
 
 interface RoleSeed {
@@ -249,3 +251,11 @@ export const demoUserSeeds: UserSeed[] = [
     supervisor: 'supervisor',
   },
 ];
+
+/** The logistics references a fresh database knows (Referencias). */
+export const referenceTypeSeeds = [
+  { name: 'Embarque', pattern: 'EMB-\\d{6}', example: 'EMB-004512' },
+  { name: 'Pedido', pattern: 'PED-\\d{6}', example: 'PED-000123' },
+  { name: 'Guía', pattern: '\\d{10,12}', example: '1234567890' },
+  { name: 'Placa', pattern: '[A-Z]{3}-\\d{3}-[A-Z]', example: 'ABC-123-D' },
+] as const;

@@ -12,6 +12,7 @@ import {
   businessCalendarSeeds,
   demoCatalogs,
   demoUserSeeds,
+  referenceTypeSeeds,
   roleSeeds,
   routeSections,
   administratorSections,
@@ -47,6 +48,7 @@ export async function seedIfEmpty(database: Database, options: SeedOptions): Pro
   await db.transaction().execute(async (trx) => {
     await seedPermissionModel(trx);
     await seedBusinessCalendars(trx);
+    await seedReferenceTypes(trx);
     if (options.demo) await seedDemoCatalogs(trx);
     else await seedAreas(trx, [adminSeed.area]);
     await seedUsers(trx, users);
@@ -140,6 +142,14 @@ async function seedDemoCatalogs(trx: Kysely<DB>) {
       .execute();
   }
   await seedSlaPolicies(trx);
+}
+
+/** Referencias; marked to extract the tickets seeded with them (the background re-extraction, once started). */
+async function seedReferenceTypes(trx: Kysely<DB>) {
+  await trx
+    .insertInto('reference_types')
+    .values(referenceTypeSeeds.map((t) => ({ ...t, reextract_after_id: 0, reextract_done: 0, ...stamp() })))
+    .execute();
 }
 
 async function seedBusinessCalendars(trx: Kysely<DB>) {

@@ -63,6 +63,8 @@ export const screens: Screen[] = [
   { path: paths.routingRules, access: 'permission', load: catalogPage },
   { path: paths.businessCalendars, access: 'permission', load: catalogPage },
   { path: paths.slaPolicies, access: 'permission', load: catalogPage },
+  { path: paths.referenceTypes, access: 'permission', load: catalogPage },
+  { path: paths.reference, access: 'session', load: () => import('@/features/references/components/reference-page.tsx') },
   { path: paths.queues, access: 'permission', load: () => import('@/features/queues/components/queues-page.tsx') },
   { path: paths.kanban, access: 'permission', load: () => import('@/features/tickets/components/kanban-page.tsx') },
   { path: paths.priorityTypes, access: 'permission', load: catalogPage },

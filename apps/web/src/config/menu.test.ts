@@ -11,11 +11,12 @@ describe('menu', () => {
     expect(filterMenu([logoutItem], new Set())).toEqual([logoutItem]);
   });
 
-  it('has the four groups with the seven catalogues, the routing rules and the SLA ones, then the showcase', () => {
+  it('has the four groups with the seven catalogues, the references, the routing rules and the SLA ones, then the showcase', () => {
     expect(menu.filter((g) => g.submenu).map((g) => g.name)).toEqual(['Tickets', 'Catálogos', 'Accesos', 'Reportes']);
     expect(menu.at(-1)).toMatchObject({ name: 'Componentes', path: '/example' });
-    expect(menu[1]!.submenu).toHaveLength(10);
-    expect(menu[1]!.submenu!.slice(-3)).toMatchObject([
+    expect(menu[1]!.submenu).toHaveLength(11);
+    expect(menu[1]!.submenu!.slice(-4)).toMatchObject([
+      { name: 'Referencias', path: '/reference-types' },
       { name: 'Reglas de asignación', path: '/routing-rules' },
       { name: 'Calendarios laborales', path: '/business-calendars' },
       { name: 'Acuerdos de servicio', path: '/sla-policies' },

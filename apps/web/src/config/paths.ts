@@ -22,6 +22,8 @@ export const paths = {
   routingRules: '/routing-rules',
   businessCalendars: '/business-calendars',
   slaPolicies: '/sla-policies',
+  referenceTypes: '/reference-types',
+  reference: '/references/:typeId/:value',
   queues: '/queues',
   kanban: '/kanban',
 

@@ -35,6 +35,7 @@ const sectionLabels: Record<SectionName, string> = {
   [SECTIONS.queues]: 'Colas',
   [SECTIONS.savedViews]: 'Vistas guardadas',
   [SECTIONS.kanban]: 'Kanban',
+  [SECTIONS.referenceTypes]: 'Referencias',
 };
 
 const isKnownSection = (code: string): code is SectionName => Object.hasOwn(sectionLabels, code);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ticketStages, WIP_LIMIT_MAX } from '../constants.ts';
 import { updateSchemaOf, ZFlag, ZId, ZNamedRef, ZStatusId, ZStatusRef, ZText } from './common.ts';
 import { ZAssignmentCap, ZAssignmentMode } from './groups.ts';
+import { ZReferenceTypeRecord, ZReferenceTypeWrite } from './references.ts';
 import { ZBusinessCalendar, ZBusinessCalendarWrite, ZSlaPolicy, ZSlaPolicyWrite } from './sla.ts';
 import { ZUser, ZUserCreate, ZUserUpdate } from './users.ts';
 
@@ -150,6 +151,11 @@ export const catalogResources = {
     create: ZSlaPolicyWrite,
     update: updateSchemaOf(ZSlaPolicyWrite),
     record: ZSlaPolicy,
+  }),
+  'reference-types': resource({
+    create: ZReferenceTypeWrite,
+    update: updateSchemaOf(ZReferenceTypeWrite),
+    record: ZReferenceTypeRecord,
   }),
   'routing-rules': resource({
     create: ZRoutingRuleWrite,

@@ -13,6 +13,7 @@ import {
   ticketFilterFields,
   type TicketFilterField,
 } from '../ticket-fields.ts';
+import { ZPossibleDuplicate, ZTicketReference } from './references.ts';
 import { ZDataResponse, ZId, ZListQueryWith, ZListResponse, ZPage, ZPageMeta, ZText } from './common.ts';
 
 export const TICKET_MSG = {
@@ -319,11 +320,18 @@ export const ZTicketDetail = ZTicket.extend({
   events: z.array(ZTicketEvent),
   can: ZTicketAbilities,
   sla: ZTicketSla,
+  /** The logistics references found in its name and description (the page's chips). */
+  references: z.array(ZTicketReference),
+  /** While it is open: open tickets created before it that share a reference (a suggestion only). */
+  possible_duplicate: ZPossibleDuplicate.nullable(),
 });
 export type TTicketDetail = z.infer<typeof ZTicketDetail>;
 export const ZTicketDetailResponse = z.object({ status: z.literal(true), data: ZTicketDetail });
 export type TTicketDetailResponse = z.infer<typeof ZTicketDetailResponse>;
 export type TTicketResponse = z.infer<typeof ZTicketResponse>;
+/** A ticket created: and, when it shares a reference with open tickets, the duplicate suggestion. */
+export const ZTicketCreateResponse = ZTicketResponse.extend({ possible_duplicate: ZPossibleDuplicate.nullable() });
+export type TTicketCreateResponse = z.infer<typeof ZTicketCreateResponse>;
 
 export const ZAssignParams = z.object({ id: ZId, userId: ZId });
 

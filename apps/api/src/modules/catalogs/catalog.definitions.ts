@@ -1,4 +1,4 @@
-import { SECTIONS, type CatalogResourceName } from '@portal/contract';
+import { patternMatchesExample, REFERENCE_MSG, SECTIONS, type CatalogResourceName } from '@portal/contract';
 import type { DB } from '../../db/schema.ts';
 import type { Access } from '../../plugins/access.types.ts';
 import { hashPassword } from '../../lib/passwords.ts';
@@ -54,6 +54,10 @@ export interface CatalogDefinition {
    * a new record goes last, and `PATCH /{resource}/{id}/move` moves one (flag u).
    */
   positionColumn?: string;
+  /** Columns a record shows that no write sets (kept by the server). */
+  readColumns?: string[];
+  /** Field errors of a record as a write would leave it (the fields given over the current ones). */
+  check?: (record: Record<string, unknown>) => Record<string, string[]>;
 }
 
 /** Columns held as JSON text: written stringified, read parsed. */
@@ -170,6 +174,18 @@ export const catalogDefinitions: CatalogDefinition[] = [
     searchColumns: ['t.name', 'priority_type.name', 'area.name', 'calendar.name'],
     // One policy per priority and area (no area: any area).
     unique: [['name'], ['priority_type_id', 'area_id']],
+  },
+  {
+    ...simple('reference-types', 'reference_types', SECTIONS.referenceTypes, ['pattern', 'example']),
+    searchColumns: ['t.name', 't.pattern', 't.example'],
+    // The background re-extraction's progress after a change of pattern.
+    readColumns: ['reextract_done', 'reextract_total'],
+    optionsAccess: 'authenticated',
+    // The pattern itself is checked safe by its schema; its example must be one whole reference of it.
+    check: ({ pattern, example }): Record<string, string[]> =>
+      typeof pattern === 'string' && typeof example === 'string' && !patternMatchesExample(pattern, example)
+        ? { example: [REFERENCE_MSG.exampleMismatch] }
+        : {},
   },
   {
     resource: 'routing-rules',

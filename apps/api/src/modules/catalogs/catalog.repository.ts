@@ -28,6 +28,7 @@ export function createCatalogRepository(database: Database, def: CatalogDefiniti
       't.id',
       't.status_id',
       ...def.columns.map((c) => `t.${c}`),
+      ...(def.readColumns ?? []).map((c) => `t.${c}`),
       ...def.references.map((r) => sql<string>`${sql.raw(r.label ?? `${r.as}.name`)}`.as(`${r.as}__name`)),
     ]);
 

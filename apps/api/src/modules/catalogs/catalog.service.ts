@@ -84,6 +84,11 @@ export function createCatalogService(
     const merged = current
       ? { ...Object.fromEntries(def.unique.flat().map((f) => [f, current.record[f]])), ...values }
       : values;
+    if (def.check) {
+      // A pattern refused by its schema never reaches here; the example is checked against the pattern kept.
+      const record = { ...(current?.record ?? {}), ...values };
+      for (const [field, messages] of Object.entries(def.check(record))) errors[field] = messages;
+    }
     for (const group of await repo.findConflicts(merged, current?.id)) {
       for (const field of group) errors[field] = [MSG.duplicate];
     }

@@ -149,6 +149,7 @@ const CATALOG_TABLES = new Set<string>([
   ...TICKET_CATALOG_TABLES,
   'groups',
   'routing_rules',
+  'reference_types',
   'business_calendars',
   'sla_policies',
 ]);

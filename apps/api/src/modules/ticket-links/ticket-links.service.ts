@@ -13,6 +13,7 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import type { TicketsRepository } from '../tickets/tickets.repository.ts';
 import type { Actor, TicketsService } from '../tickets/tickets.service.ts';
 import type { TicketLinksRepository } from './ticket-links.repository.ts';
+import type { ReferencesRepository } from '../references/references.repository.ts';
 
 interface Deps {
   database: Database;
@@ -21,6 +22,8 @@ interface Deps {
   ticketsService: Pick<TicketsService, 'maySee' | 'mayActOn' | 'announce'>;
   events: Pick<TicketEventsRepository, 'record'>;
   notifications: Pick<NotificationsService, 'notify'>;
+  /** A merge copies the duplicate's logistics references to the original. */
+  references: Pick<ReferencesRepository, 'copy'>;
 }
 
 /** What a relation asked from one ticket stores: its kind and which end each ticket is. */
@@ -48,7 +51,15 @@ const mirror: Record<TicketRelation, TicketRelation> = {
  * needs `u` on it (as editing it does) and, for the ticket at the other end, to see it.
  * A linked ticket the caller may not see shows its number and status only.
  */
-export function createTicketLinksService({ database, links, tickets, ticketsService, events, notifications }: Deps) {
+export function createTicketLinksService({
+  database,
+  links,
+  tickets,
+  ticketsService,
+  events,
+  notifications,
+  references,
+}: Deps) {
   const { maySee, mayActOn, announce } = ticketsService;
 
   async function ownership(id: number) {
@@ -139,8 +150,8 @@ export function createTicketLinksService({ database, links, tickets, ticketsServ
     /**
      * `Marcar como duplicado de #N`, in one transaction: the duplicate's activities and
      * attachments move to #N (each marked with where it came from), the two are linked as
-     * duplicate → original, the duplicate closes in 'Cancelado' with timeline events on both,
-     * and both assignees are notified. Needs `u` on both tickets; a failure writes nothing.
+     * duplicate → original, its logistics references are copied to #N, the duplicate closes in
+     * 'Cancelado' with timeline events on both, and both assignees are notified. Needs `u` on both tickets; a failure writes nothing.
      */
     async merge(actor: Actor, id: number, originalId: number) {
       const duplicate = await tickets.findById(id);
@@ -167,6 +178,7 @@ export function createTicketLinksService({ database, links, tickets, ticketsServ
           await links.insert({ from: id, to: originalId, kind: 'duplicate', createdBy: actor.id }, trx);
         }
         const moved = await links.moveInto(id, originalId, status.id, trx);
+        await references.copy(id, originalId, trx);
         const changes: NewTicketEvent[] = [
           { ticketId: id, userId: actor.id, kind: 'merged', field: 'into', to: `#${originalId} ${original.name}` },
           { ticketId: originalId, userId: actor.id, kind: 'merged', field: 'from', from: `#${id} ${duplicate.name}` },

@@ -1,4 +1,4 @@
-import type { TicketField, TicketStage } from '@portal/contract';
+import type { FoundReference, TicketField, TicketStage } from '@portal/contract';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
@@ -68,6 +68,43 @@ export async function readLookups(db: Kysely<DB>): Promise<Lookups> {
 const countTickets = async (db: Kysely<DB>) =>
   Number((await sql<{ n: number }>`select count(*) as n from tickets`.execute(db)).rows[0]?.n ?? 0);
 
+/** The logistics references of a ticket's texts (modules/references). */
+export type ReferenceExtractor = (texts: readonly string[]) => Promise<FoundReference[]>;
+
+const lastTicketId = async (trx: Kysely<DB>) =>
+  Number(
+    (
+      await trx
+        .selectFrom('tickets')
+        .select((eb) => eb.fn.max('id').as('n'))
+        .executeTakeFirst()
+    )?.n ?? 0,
+  );
+
+/** The imported tickets' references (those after `afterId`), in the load's transaction, by batches. */
+async function writeReferences(trx: Kysely<DB>, afterId: number, extract: ReferenceExtractor): Promise<void> {
+  for (let after = afterId; ;) {
+    const tickets = await trx
+      .selectFrom('tickets')
+      .select(['id', 'name', 'description'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(1_000)
+      .execute();
+    if (tickets.length === 0) return;
+    const found = await Promise.all(tickets.map((t) => extract([t.name, t.description])));
+    const values = tickets.flatMap((t, i) => found[i]!.map((r) => ({ ticket_id: t.id, ...r })));
+    for (let i = 0; i < values.length; i += 500) {
+      await trx
+        .insertInto('ticket_references')
+        .values(values.slice(i, i + 500))
+        .execute();
+    }
+    after = tickets.at(-1)!.id;
+    await turn();
+  }
+}
+
 /** Yields to the event loop: a long load lets the process answer other requests between batches. */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -83,14 +120,17 @@ export async function loadTicketRows(
   sqliteFile: string | undefined,
   rows: TicketLoadRow[],
   onProgress: (progress: TicketImportProgress) => void = () => undefined,
+  extract?: ReferenceExtractor,
 ): Promise<void> {
   const batch = TICKET_LOAD_BATCH[database.dialect];
-  const loadWith = async (loader: TicketLoader) => {
+  const loadWith = async (loader: TicketLoader, trx: Kysely<DB>) => {
+    const before = await lastTicketId(trx);
     for (let start = 0; start < rows.length; start += batch) {
       await loader.write(rows.slice(start, start + batch));
       onProgress({ phase: 'loading', done: Math.min(rows.length, start + batch), total: rows.length });
       await turn();
     }
+    if (extract) await writeReferences(trx, before, extract);
     onProgress({ phase: 'rebuilding' });
   };
   if (database.dialect === 'postgres') {
@@ -98,7 +138,7 @@ export async function loadTicketRows(
       const trx = transaction as Kysely<DB>;
       const existing = await countTickets(trx);
       await withTicketDerivationsSuspended<DB>(trx, 'postgres', async () => {
-        const load = () => loadWith(pgTicketLoader(trx));
+        const load = () => loadWith(pgTicketLoader(trx), trx);
         // More new rows than old: indexes and keys are built once after the load.
         if (rows.length > existing) await withPgTicketIndexesOff(trx, load);
         else await load();
@@ -121,8 +161,8 @@ export async function loadTicketRows(
       withTicketDerivationsSuspended<DB>(trx, 'sqlite', async () => {
         const loader = sqliteTicketLoader(connection);
         // More new rows than old: the secondary indexes are built once after the load (a sort each).
-        if (rows.length > existing) await withSqliteTicketIndexesOff(connection, () => loadWith(loader));
-        else await loadWith(loader);
+        if (rows.length > existing) await withSqliteTicketIndexesOff(connection, () => loadWith(loader, trx));
+        else await loadWith(loader, trx);
       }),
     );
   } finally {

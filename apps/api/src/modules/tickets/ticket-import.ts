@@ -17,6 +17,7 @@ import {
   foldName,
   loadTicketRows,
   readLookups,
+  type ReferenceExtractor,
   type TicketImportProgress,
 } from './ticket-import.repository.ts';
 
@@ -237,7 +238,11 @@ function inCreationOrder(rows: TicketLoadRow[], fileIds: number[], lines: number
 }
 
 /** The portal's importer: one import at a time per process (a second is refused while one runs). */
-export function createTicketImporter(database: Pick<Database, 'db' | 'dialect'>, sqliteFile: string | undefined) {
+export function createTicketImporter(
+  database: Pick<Database, 'db' | 'dialect'>,
+  sqliteFile: string | undefined,
+  { extract }: { extract?: ReferenceExtractor } = {},
+) {
   let isBusy = false;
   return {
     /** Runs `fn` as this process's one import; null (nothing run) while another runs. */
@@ -253,7 +258,7 @@ export function createTicketImporter(database: Pick<Database, 'db' | 'dialect'>,
     check: (source: AsyncIterable<string | Buffer>, onProgress?: (progress: TicketImportProgress) => void) =>
       checkTicketCsv(database.db, source, onProgress),
     load: (rows: TicketLoadRow[], onProgress?: (progress: TicketImportProgress) => void) =>
-      loadTicketRows(database, sqliteFile, rows, onProgress),
+      loadTicketRows(database, sqliteFile, rows, onProgress, extract),
   };
 }
 export type TicketImporter = ReturnType<typeof createTicketImporter>;

@@ -4,6 +4,7 @@ import {
   TICKET_COUNT_CAP,
   TICKET_FIELDS,
   ticketFilterFields,
+  type FoundReference,
   type TicketField,
   type TicketStage,
   type TTicket,
@@ -55,6 +56,12 @@ type ResolvedSearch = TicketSearch & { hasQueued: boolean };
 interface Condition {
   tokens: string[] | null;
   row: (col: (column: keyof TicketsTable) => RawBuilder<unknown>) => RawBuilder<SqlBool>;
+}
+
+/** How a search tells a logistics reference (modules/references): the references it is, and whether a ticket carries one. */
+export interface TicketReferenceLookup {
+  searched(text: string): Promise<FoundReference[]>;
+  anyTicketWith(refs: readonly FoundReference[]): Promise<boolean>;
 }
 
 /** The most rows a walk of a sort index is expected to read for a page; a farther page is gathered. */
@@ -182,7 +189,11 @@ function countedSets(selection: TicketSelection): { kinds: number[]; users: numb
  *   then those rows with their names. Sorted by a column, a list of more matches than the
  *   cap reads the column's index in order instead and filters it (the matches are dense).
  */
-export function createTicketListRepository(database: Database, names: TicketNamesRepository) {
+export function createTicketListRepository(
+  database: Database,
+  names: TicketNamesRepository,
+  references?: TicketReferenceLookup,
+) {
   const { db, dialect } = database;
 
   /** The indexed words a searched word starts, or null when more than MAX_PREFIX_TERMS. */
@@ -208,6 +219,11 @@ export function createTicketListRepository(database: Database, names: TicketName
     const hasQueued = await syncTicketIndex(db, dialect, true);
     if (stagesOf(selection)?.length === 0) return null;
     const search = parseTicketSearch(selection.search);
+    if (search.kind === 'words' && references) {
+      // A reference typed whole, carried by some ticket: exactly those tickets, before any word match.
+      const refs = await references.searched(selection.search);
+      if (refs.length > 0 && (await references.anyTicketWith(refs))) return { kind: 'reference', refs, hasQueued };
+    }
     if (search.kind !== 'words') return { ...search, hasQueued };
     const terms = await Promise.all(search.words.map(async (word) => ({ word, terms: await wordsStartingWith(word) })));
     if (terms.some((w) => w.terms?.length === 0))
@@ -249,6 +265,17 @@ export function createTicketListRepository(database: Database, names: TicketName
         .$if(dialect === 'postgres' && viaIndex, (q) => q.where(pgMatch(groups, words)))
         .$if(search.kind === 'id', (q) =>
           q.where(sql<SqlBool>`${id} = ${idLiteral(search.kind === 'id' ? search.id : 0)}`),
+        )
+        .$if(search.kind === 'reference', (q) =>
+          q.where(
+            sql<SqlBool>`${id} in (select r.ticket_id from ticket_references r
+              where ${sql.join(
+                (search.kind === 'reference' ? search.refs : []).map(
+                  (r) => sql`(r.type_id = ${r.type_id} and r.value = ${r.value})`,
+                ),
+                sql` or `,
+              )})`,
+          ),
         )
         .$if(onRow.length > 0, (q) =>
           q.where(
@@ -409,7 +436,8 @@ export function createTicketListRepository(database: Database, names: TicketName
   ) {
     const isColumnSort = sortOf(selection).column !== 'id';
     const isNear = matches === null || (matches > 0 && ((offset + limit) * (await lastId())) / matches <= WALK_ROWS);
-    const walk = isNear && isColumnSort && search.kind !== 'words';
+    // A search (words, a reference) reads its few matches and sorts them, rather than walk an order.
+    const walk = isNear && isColumnSort && search.kind !== 'words' && search.kind !== 'reference';
     const { query, id } = ticketsQuery(selection, search, { walk, needsRow: isColumnSort });
     const rows = await ordered(query.select(id.as('id')), selection, id, !isNear)
       .limit(limit)
@@ -443,7 +471,9 @@ export function createTicketListRepository(database: Database, names: TicketName
     limit: number,
   ): Promise<Selectable<TicketsTable>[]> {
     const { column, dir } = sortOf(selection);
-    const { query, id } = ticketsQuery(selection, search, { walk: column !== 'id' && search.kind !== 'words' });
+    const { query, id } = ticketsQuery(selection, search, {
+      walk: column !== 'id' && search.kind !== 'words' && search.kind !== 'reference',
+    });
     const past = sql.raw(dir === 'desc' ? '<' : '>');
     const q = query
       .select(TICKET_COLUMNS)

@@ -1,4 +1,4 @@
-import { TICKET_FIELDS } from '@portal/contract';
+import { TICKET_FIELDS, type FoundReference } from '@portal/contract';
 import { PG_ATTR_MARK } from '../../db/ticket-derivations.ts';
 import { textWords } from '../../lib/search-text.ts';
 
@@ -7,12 +7,17 @@ export { foldText } from '../../lib/search-text.ts';
 /**
  * What a ticket search asks for, read from the text a person typed:
  * - `#1234` is that ticket and nothing else;
+ * - a logistics reference typed whole (`EMB-004512`, any case and spacing) that some ticket carries
+ *   is exactly the tickets carrying it (`ticket_references`), before any word match: the list
+ *   reads it first (ticket-list.repository.ts `resolvedSearch`); a reference no ticket carries is
+ *   searched as words;
  * - otherwise every word must start a word of the name or description (case and
  *   accents aside), and a lone number also finds the ticket with that number.
  */
 export type TicketSearch =
   | { kind: 'none' }
   | { kind: 'id'; id: number }
+  | { kind: 'reference'; refs: FoundReference[] }
   | {
       kind: 'words';
       words: string[];

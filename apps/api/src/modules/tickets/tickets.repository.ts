@@ -5,7 +5,7 @@ import { countRows, pageMeta, paginate } from '../../db/paging.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
 import { createTicketIndexSync } from '../../db/ticket-derivations.ts';
 import { eventRow } from './ticket-events.repository.ts';
-import { createTicketListRepository } from './ticket-list.repository.ts';
+import { createTicketListRepository, type TicketReferenceLookup } from './ticket-list.repository.ts';
 import { activeUsers, selectUserSummary, toUserSummary } from '../users/user-summaries.ts';
 import { ticketOf, type TicketNamesRepository } from './ticket-names.repository.ts';
 import { TICKET_COLUMNS } from './ticket-columns.ts';
@@ -92,10 +92,14 @@ const referencesOf = (values: TicketValues, rows: ReferenceRow[]): TicketReferen
   };
 };
 
-export function createTicketsRepository(database: Database, names: TicketNamesRepository) {
+export function createTicketsRepository(
+  database: Database,
+  names: TicketNamesRepository,
+  references?: TicketReferenceLookup,
+) {
   const { db } = database;
   const indexSync = createTicketIndexSync(database);
-  const lists = createTicketListRepository(database, names);
+  const lists = createTicketListRepository(database, names, references);
 
   /**
    * The names shown beside each ticket, read by scalar subqueries: PostgreSQL
@@ -179,7 +183,19 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
     async create(
       values: TicketValues,
       createdBy: number,
-      { now = nowIso(), sla, trx }: { now?: string; sla?: TicketSla; trx?: Kysely<DB> } = {},
+      {
+        now = nowIso(),
+        sla,
+        trx,
+        alsoWrite,
+      }: {
+        now?: string;
+        sla?: TicketSla;
+        /** The caller's transaction (an automatic assignment follows the creation in it). */
+        trx?: Kysely<DB>;
+        /** More writes of the creation, in its transaction, once the ticket has its id (its references). */
+        alsoWrite?: (ticketId: number, trx: Kysely<DB>) => Promise<void>;
+      } = {},
     ): Promise<{ ticket: TTicket } | { missing: ReferenceField[] }> {
       // Inside the caller's transaction (an automatic assignment follows), or in its own.
       const executor = trx ?? db;
@@ -204,7 +220,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
       if (database.dialect === 'postgres') {
         const v = (field: Exclude<keyof TicketValues, 'name' | 'description'>) =>
           values[field] == null ? sql`null::int` : sql`${Number(values[field])}::int`;
-        const { rows } = await sql<Selectable<TicketsTable> & { refs: ReferenceRow[] }>`
+        const statement = sql<Selectable<TicketsTable> & { refs: ReferenceRow[] }>`
           with r as (${referencesQuery(values, createdBy)}),
           t as (
             insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,
@@ -229,7 +245,19 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
             select t.id, ${event.user_id}::int, ${slaEvent?.kind ?? ''}::text, ${slaEvent?.field ?? null}::text,
               ${slaEvent?.to_value ?? null}::text, ${now}::timestamptz from t where ${slaEvent !== null}::boolean
           )
-          select (select json_agg(r) from r) as refs, t.* from (select 1) as one left join t on true`.execute(executor);
+          select (select json_agg(r) from r) as refs, t.* from (select 1) as one left join t on true`;
+        // One statement (its own transaction) unless more is written with it, or the caller's transaction holds it.
+        const writeAll = async (into: Kysely<DB>) => {
+          const result = await statement.execute(into);
+          const id = result.rows[0]?.id;
+          if (alsoWrite && id !== null && id !== undefined) await alsoWrite(id, into);
+          return result;
+        };
+        const { rows } = trx
+          ? await writeAll(trx)
+          : alsoWrite
+            ? await db.transaction().execute(writeAll)
+            : await statement.execute(db);
         const [result] = rows;
         references = referencesOf(values, result?.refs ?? []);
         row = result?.id === null || result?.id === undefined ? undefined : result;
@@ -259,6 +287,7 @@ export function createTicketsRepository(database: Database, names: TicketNamesRe
             .insertInto('ticket_events')
             .values([event, ...(slaEvent ? [slaEvent] : [])].map((e) => ({ ...e, ticket_id: inserted.id })))
             .execute();
+          await alsoWrite?.(inserted.id, trx);
           return inserted;
         };
         row = trx ? await write(trx) : await db.transaction().execute(write);

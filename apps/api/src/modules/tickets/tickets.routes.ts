@@ -15,6 +15,7 @@ import {
   ZTicketListQuery,
   ZTicketPage,
   ZTicketResponse,
+  ZTicketCreateResponse,
   ZTicketUpdate,
   ZTicketWrite,
 } from '@portal/contract';
@@ -98,12 +99,12 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
         tags,
         summary: 'Crea un ticket; el creador es el usuario de la sesión',
         body: ZTicketWrite,
-        response: { 201: ZTicketResponse, ...errors },
+        response: { 201: ZTicketCreateResponse, ...errors },
       },
     },
     async (request, reply) => {
-      const data = await tickets.create(currentUser(request), request.body);
-      return reply.status(201).send({ status: true as const, message: TICKET_MSG.created, data });
+      const { possible_duplicate, ...data } = await tickets.create(currentUser(request), request.body);
+      return reply.status(201).send({ status: true as const, message: TICKET_MSG.created, data, possible_duplicate });
     },
   );
 

@@ -12,6 +12,8 @@ import {
   type TTicketFilters,
   type TTicketListQuery,
   type TTicketSort,
+  REFERENCE_MSG,
+  type TPossibleDuplicate,
 } from '@portal/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
@@ -23,6 +25,7 @@ import type { PermissionsRepository } from '../permissions/permissions.repositor
 import type { AutoAssigner, AutoAssignment } from '../groups/auto-assign.ts';
 import type { TicketRouter } from '../groups/routing.ts';
 import type { TicketLinksRepository } from '../ticket-links/ticket-links.repository.ts';
+import type { ReferencesRepository } from '../references/references.repository.ts';
 import type { AuthUserRow } from '../users/users.repository.ts';
 import { csvHeader, ticketCsvLine } from './ticket-csv.ts';
 import type { NewTicketEvent, TicketEventsRepository } from './ticket-events.repository.ts';
@@ -44,10 +47,12 @@ interface Deps {
   router: Pick<TicketRouter, 'groupFor'>;
   /** A group's members: a ticket landing in their queue is announced to them. */
   teamOf: (groupId: number) => Promise<number[]>;
-  /** Whether a parent about to close still has open children. */
-  links: Pick<TicketLinksRepository, 'openChildren'>;
+  /** Whether a parent about to close still has open children; a new ticket's automatic links. */
+  links: Pick<TicketLinksRepository, 'openChildren' | 'lock' | 'insert'>;
   /** Automatic assignment of the tickets entering a group's queue (Rotativa, Menor carga). */
   autoAssign: Pick<AutoAssigner, 'modeOf' | 'lockGroup' | 'assignLocked' | 'announce' | 'freed'>;
+  /** The logistics references of the ticket's text, written with every write of it. */
+  references: Pick<ReferencesRepository, 'extract' | 'insert' | 'replace' | 'openSharing' | 'ofTicket' | 'types'>;
 }
 
 export type Actor = Pick<AuthUserRow, 'id' | 'role_id'> & Partial<Pick<AuthUserRow, 'is_supervisor'>>;
@@ -91,6 +96,7 @@ export function createTicketsService({
   teamOf,
   links,
   autoAssign,
+  references,
 }: Deps) {
   const can = (actor: Actor, section: string, flag: 'r' | 'w' | 'u' | 'd') =>
     permissions.hasFlag(actor.role_id, section, flag);
@@ -199,6 +205,24 @@ export function createTicketsService({
     }));
   }
 
+  /**
+   * `Posible duplicado: #812 y #1044 (mismo embarque EMB-004512)`: while the ticket is open, the
+   * open tickets created before it that share one of its references (the first reference that
+   * has some). A suggestion only: nothing is merged.
+   */
+  async function possibleDuplicateOf(ticket: { id: number; stage: string }): Promise<TPossibleDuplicate | null> {
+    if (ticket.stage === 'closed') return null;
+    const refs = await references.ofTicket(ticket.id);
+    const sharing = await references.openSharing(ticket.id, refs, undefined, { before: true });
+    const first = sharing[0];
+    if (!first) return null;
+    const ref = refs.find((r) => r.type_id === first.type_id && r.value === first.value)!;
+    const ids = [
+      ...new Set(sharing.filter((s) => s.type_id === ref.type_id && s.value === ref.value).map((s) => s.id)),
+    ];
+    return { message: REFERENCE_MSG.possibleDuplicate(ids, ref.type_name, ref.value), ticket_ids: ids, reference: ref };
+  }
+
   /** The section whose `r` a list needs (the route's access rule, checked again for the export). */
   const listSection: Record<TicketListKind, string> = {
     mine: SECTIONS.tickets,
@@ -229,18 +253,27 @@ export function createTicketsService({
     async detail(actor: Actor, id: number): Promise<TTicketDetail> {
       const ticket = await load(id);
       if (!(await maySee(actor, ticket))) throw forbidden(TICKET_MSG.cannotSee);
-      const [timeline, update, assign, reassign, clock, { rules }] = await Promise.all([
+      const [timeline, update, assign, reassign, clock, { rules }, refs, possibleDuplicate] = await Promise.all([
         events.listOf(id),
         mayActOn(actor, ticket, 'u'),
         ticket.user_assigned_id === null ? mayActOn(actor, ticket, 'w') : Promise.resolve(false),
         ticket.user_assigned_id === null ? Promise.resolve(false) : mayActOn(actor, ticket, 'u'),
         sla.ticketClock(id, database.db),
         sla.catalog(),
+        references.ofTicket(id),
+        possibleDuplicateOf({ id, stage: ticket.status_tickets.stage }),
       ]);
       const activities =
         ticket.user_assigned_id === actor.id ? 'register' : Number(actor.is_supervisor) === 1 ? 'view' : 'denied';
       const slaView = slaViewOf(rules, slaOfRow(clock!), now());
-      return { ...ticket, events: timeline, can: { update, assign, reassign, activities }, sla: slaView };
+      return {
+        ...ticket,
+        events: timeline,
+        can: { update, assign, reassign, activities },
+        sla: slaView,
+        references: refs,
+        possible_duplicate: possibleDuplicate,
+      };
     },
 
     /**
@@ -263,11 +296,17 @@ export function createTicketsService({
     },
 
     /**
-     * Creates the ticket; without a group, the routing rules give it one (or none). A group that
+     * Creates the ticket; without a group, the routing rules give it one (or none). Its
+     * references are written with it, and it is linked `relacionado con` every open ticket
+     * sharing one (with their timeline entries), in the creation's transaction. A group that
      * assigns automatically gives it to a member in the same transaction, under the group's lock
      * (taken before the ticket is written).
      */
-    async create(actor: Actor, input: TicketInput): Promise<TTicket> {
+    async create(
+      actor: Actor,
+      input: TicketInput,
+    ): Promise<TTicket & { possible_duplicate: TPossibleDuplicate | null }> {
+      const refs = await references.extract([input.name, input.description]);
       const values = { ...input, group_id: input.group_id ?? (await router.groupFor(input)) };
       const groupId = values.group_id;
       const isAutomatic = groupId !== null && (await autoAssign.modeOf(groupId)) !== 'manual';
@@ -287,7 +326,35 @@ export function createTicketsService({
             at,
           )
         : undefined;
-      const options = { now: new Date(at).toISOString(), sla: clock };
+      const linked: number[] = [];
+      const alsoWrite = async (ticketId: number, trx: Kysely<DB>) => {
+        await references.insert(ticketId, refs, trx);
+        const sharing = await references.openSharing(ticketId, refs, trx);
+        const others = [...new Map(sharing.map((s) => [s.id, s])).values()];
+        if (others.length === 0) return;
+        await links.lock(trx);
+        const changes: NewTicketEvent[] = [];
+        for (const other of others) {
+          await links.insert({ from: ticketId, to: other.id, kind: 'related', createdBy: actor.id }, trx);
+          linked.push(other.id);
+          changes.push(
+            { ticketId, userId: actor.id, kind: 'linked', field: 'related', to: `#${other.id} ${other.name}` },
+            {
+              ticketId: other.id,
+              userId: actor.id,
+              kind: 'linked',
+              field: 'related',
+              to: `#${ticketId} ${values.name}`,
+            },
+          );
+        }
+        await events.record(changes, trx);
+      };
+      const options = {
+        now: new Date(at).toISOString(),
+        sla: clock,
+        alsoWrite: refs.length > 0 ? alsoWrite : undefined,
+      };
       const auto: { assigned: AutoAssignment | null } = { assigned: null };
       const result = !isAutomatic
         ? await tickets.create(values, actor.id, options)
@@ -301,11 +368,17 @@ export function createTicketsService({
       const { ticket } = result;
       if (auto.assigned) {
         await autoAssign.announce([auto.assigned]);
-        return load(ticket.id);
+      } else {
+        const team = ticket.group_id === null ? [] : await teamOf(ticket.group_id);
+        notifications.ticketChanged({ ticketId: ticket.id, userIds: [...new Set([ticket.created_by, ...team])] });
       }
-      const team = ticket.group_id === null ? [] : await teamOf(ticket.group_id);
-      notifications.ticketChanged({ ticketId: ticket.id, userIds: [...new Set([ticket.created_by, ...team])] });
-      return result.ticket;
+      for (const otherId of linked) {
+        const other = await tickets.findOwnership(otherId);
+        if (other) announce(other);
+      }
+      const possibleDuplicate =
+        linked.length > 0 ? await possibleDuplicateOf({ id: ticket.id, stage: ticket.status_tickets.stage }) : null;
+      return { ...(auto.assigned ? await load(ticket.id) : ticket), possible_duplicate: possibleDuplicate };
     },
 
     /**
@@ -332,10 +405,13 @@ export function createTicketsService({
         current.user_assigned_id === null &&
         (await autoAssign.modeOf(values.group_id)) !== 'manual';
       const auto: { assigned: AutoAssignment | null } = { assigned: null };
+      const isTextChanged = values.name !== current.name || values.description !== current.description;
+      const refs = isTextChanged ? await references.extract([values.name, values.description]) : [];
       const updated = await database.db.transaction().execute(async (trx) => {
         // The group's lock before the ticket's row, as on creation.
         const group = entersQueue && values.group_id !== null ? await autoAssign.lockGroup(trx, values.group_id) : null;
         await tickets.update(id, values, trx);
+        if (isTextChanged) await references.replace(id, refs, trx);
         const updated = await load(id, trx);
         if (
           !closeWithOpenChildren &&

@@ -1,4 +1,4 @@
-import { catalogResources, MSG, sanitize, type CatalogResourceName } from '@portal/contract';
+import { catalogResources, MSG, sanitize, stripControlChars, type CatalogResourceName } from '@portal/contract';
 import { z } from 'zod';
 import type { FormMode, FormValues, ResourceField } from './types.ts';
 
@@ -24,7 +24,8 @@ export function initialValues(fields: ResourceField[], record?: Record<string, u
 
 /** What a keystroke leaves in a text field: quotes and characters outside its rule are stripped. */
 export function cleanInput(field: ResourceField, raw: string): string {
-  return field.kind === 'text' ? sanitize(field.rule, raw) : raw;
+  if (field.kind !== 'text') return raw;
+  return field.rule === 'pattern' ? stripControlChars(raw) : sanitize(field.rule, raw);
 }
 
 /** The body sent to the API: trimmed texts, ids as strings, flags as 1/0; fixed fields left out when editing. */

@@ -31,7 +31,12 @@ export function ResourceScreen({ config, isEmbedded = false }: { config: Resourc
   const list = useListParams(config.resource);
   const [form, setForm] = useState<FormState>(null);
 
-  const records = useQuery(resourceListQuery(config.resource, list.params));
+  const records = useQuery({
+    ...resourceListQuery(config.resource, list.params),
+    // A background job shown in the list (a re-extraction's progress) is followed until it ends.
+    refetchInterval: (query) =>
+      config.isRunning && (query.state.data?.data ?? []).some((r) => config.isRunning!(r as never)) ? 2_000 : false,
+  });
   const rows = (records.isError ? [] : (records.data?.data ?? [])) as Row[];
   const lastPage = records.isError ? 1 : Math.max(records.data?.last_page ?? 1, 1);
   const total = records.isError ? 0 : (records.data?.total ?? 0);

@@ -6,8 +6,8 @@ export interface TextField {
   kind: 'text';
   name: string;
   label: string;
-  /** The character rule applied as the user types. */
-  rule: SanitizerType;
+  /** The character rule applied as the user types; `pattern`: a regular expression (only control characters stripped). */
+  rule: SanitizerType | 'pattern';
   inputType?: 'text' | 'email' | 'password';
   required?: boolean;
   /** Only in the create form (the password of a user). */
@@ -92,6 +92,8 @@ export interface ResourceConfig<N extends CatalogResourceName = CatalogResourceN
   isOrdered?: boolean;
   /** Tabs the edit modal shows beside the form ('Datos'), e.g. a group's members. */
   editTabs?: ResourceTab[];
+  /** While some listed record says so (a background job in progress), the list is read again every few seconds. */
+  isRunning?: (record: TCatalogRecord<N>) => boolean;
 }
 
 /** A tab of a record's edit modal, beside its form. */

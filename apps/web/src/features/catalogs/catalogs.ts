@@ -201,6 +201,41 @@ export const catalogsByPath: Record<string, ResourceConfig> = {
       statusField,
     ],
   }),
+  [paths.referenceTypes]: defineResource({
+    resource: 'reference-types',
+    section: SECTIONS.referenceTypes,
+    title: 'Referencias',
+    singular: 'referencia',
+    modalSize: 'lg',
+    columns: [
+      nameColumn,
+      { header: 'Patrón', render: (r) => r.pattern },
+      { header: 'Ejemplo', render: (r) => r.example },
+      {
+        header: 'Extracción',
+        // The background re-extraction after a change of pattern.
+        render: (r) =>
+          r.reextract_total === null
+            ? 'Al día'
+            : `Reextrayendo: ${Math.min(r.reextract_done ?? 0, r.reextract_total)} de ${r.reextract_total} tickets`,
+      },
+    ],
+    fields: [
+      nameField,
+      {
+        kind: 'text',
+        name: 'pattern',
+        label: 'Patrón',
+        rule: 'pattern',
+        required: true,
+        maxLength: 200,
+        placeholder: 'EMB-\\d{6}',
+      },
+      { kind: 'text', name: 'example', label: 'Ejemplo', rule: 'safeText', required: true, maxLength: 100 },
+      statusField,
+    ],
+    isRunning: (r) => r.reextract_total !== null,
+  }),
   [paths.routingRules]: defineResource({
     resource: 'routing-rules',
     section: SECTIONS.routingRules,

@@ -6,6 +6,7 @@ import type {
   TTicketFiltersInput,
   TTicketPage,
   TTicketResponse,
+  TTicketCreateResponse,
   TTicketSort,
   TTicketUpdate,
   TTicketWrite,
@@ -57,7 +58,7 @@ export const ticketDetailQuery = (id: number) =>
     staleTime: 0,
   });
 
-export const createTicket = (body: TTicketWrite) => api.post<TTicketResponse>('/tickets/create', body);
+export const createTicket = (body: TTicketWrite) => api.post<TTicketCreateResponse>('/tickets/create', body);
 
 export const updateTicket = (id: number, body: TTicketUpdate) =>
   api.put<TTicketResponse>(`/tickets/update/${id}`, body);

@@ -8,16 +8,18 @@ import {
   ZTicketWrite,
   type TOption,
   type TTicket,
+  type TTicketCreateResponse,
   type TTicketWrite,
 } from '@portal/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
 import { FileDropzone } from '@/components/ui/file-dropzone.tsx';
 import { ModalTitle } from '@/components/ui/modal-title.tsx';
 import { OptionSelect } from '@/components/ui/option-select.tsx';
 import { FormActions, FormProblemAlert, validMark } from '@/components/ui/record-form.tsx';
 import { errorText, isSessionLost } from '@/lib/api-client.ts';
-import { notifyError, notifySuccess } from '@/lib/notify.ts';
+import { notifyError, notifySuccess, notifyWarning } from '@/lib/notify.ts';
 import type { OptionSource } from '@/lib/resource-api.ts';
 import { useRecordForm } from '@/lib/use-record-form.ts';
 import { attachmentKeys, attachmentsQuery, uploadAttachments } from '../api/attachments-api.ts';
@@ -114,6 +116,7 @@ function validate(values: Values): Partial<Record<keyof Values, string>> {
 /** The large create/edit modal of a ticket: name, description and seven selects from the active records. */
 export function TicketFormModal({ ticket, onClose }: { ticket?: TTicket; onClose: () => void }) {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const isEdit = ticket !== undefined;
   const [values, setValues] = useState<Values>(() => initial(ticket));
   const errors = validate(values);
@@ -154,6 +157,12 @@ export function TicketFormModal({ ticket, onClose }: { ticket?: TTicket; onClose
         isEdit ? 'Registro actualizado exitosamente.' : 'Registro creado exitosamente.',
       );
       await queryClient.invalidateQueries({ queryKey: ticketKeys.all });
+      // A new ticket sharing a reference with open ones: its page shows the suggestion (Ver, Marcar como duplicado).
+      const suggestion = isEdit ? null : (saved as TTicketCreateResponse).possible_duplicate;
+      if (suggestion) {
+        notifyWarning('Posible duplicado', suggestion.message);
+        void navigate(`/tickets/${saved.data.id}`);
+      }
     });
   }
 

@@ -51,6 +51,7 @@ import { AssignModal } from './assign-modal.tsx';
 import { DuplicateBanner, RelationsPanel } from './relations-panel.tsx';
 import { formatDateTime, PriorityBadge } from './ticket-badges.tsx';
 import { TicketFormModal } from './ticket-form-modal.tsx';
+import { PossibleDuplicateAlert, ReferenceChips } from './ticket-references.tsx';
 
 type Dialog = 'edit' | 'assign' | 'activities' | null;
 
@@ -277,6 +278,7 @@ export default function TicketPage() {
             <SlaBadge state={ticket.sla.state} minutesLeft={ticket.sla.business_minutes_left} />
             <PriorityBadge name={ticket.priorities.name} />
           </Group>
+          <ReferenceChips references={ticket.references} />
         </Stack>
         <Group gap="xs">
           {can.update && (
@@ -306,6 +308,9 @@ export default function TicketPage() {
       </Group>
 
       <DuplicateBanner ticketId={ticket.id} />
+      {ticket.possible_duplicate && (
+        <PossibleDuplicateAlert ticketId={ticket.id} suggestion={ticket.possible_duplicate} canMerge={can.update} />
+      )}
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
         <Stack gap="md" style={{ gridColumn: 'span 2' }} className="ticket-main">
           <Paper withBorder radius="md" p="md">
