@@ -58,6 +58,8 @@ export const SECTIONS = {
   slaPolicies: 'sla_main',
   routingRules: 'rr_main',
   queues: 'qu_main',
+  /** Accesos → Correo: the mail queue and the mail-in poller (the Administrador role only). */
+  mailOutbox: 'mo_main',
 } as const;
 export type SectionName = (typeof SECTIONS)[keyof typeof SECTIONS];
 

@@ -26,6 +26,7 @@ import * as mailOutbox from './migrations/0024-mail-outbox.ts';
 import * as mergedFrom from './migrations/0025-merged-from.ts';
 import * as attributeBlockBitmaps from './migrations/0027-attribute-block-bitmaps.ts';
 import * as ticketImportSection from './migrations/0028-ticket-import-section.ts';
+import * as mailInAndOutboxScreen from './migrations/0033-mail-in-and-outbox-screen.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -57,6 +58,7 @@ const migrations: Record<string, DialectMigration> = {
   '0025-merged-from': mergedFrom,
   '0027-attribute-block-bitmaps': attributeBlockBitmaps,
   '0028-ticket-import-section': ticketImportSection,
+  '0033-mail-in-and-outbox-screen': mailInAndOutboxScreen,
 };
 
 class StaticProvider implements MigrationProvider {

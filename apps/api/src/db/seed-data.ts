@@ -22,6 +22,7 @@ export const routeSections: Record<string, string[]> = {
   'sla-policies': [SECTIONS.slaPolicies],
   'routing-rules': [SECTIONS.routingRules],
   queues: [SECTIONS.queues],
+  'mail-outbox': [SECTIONS.mailOutbox],
 };
 
 const all: PermissionFlag[] = ['r', 'w', 'u', 'd'];
