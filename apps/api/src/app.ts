@@ -14,6 +14,7 @@ import { exampleRoutes } from './modules/example/example.routes.ts';
 import { groupsRoutes } from './modules/groups/groups.routes.ts';
 import { queuesRoutes } from './modules/groups/queues.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { mailOutboxRoutes } from './modules/mail/mail-outbox.routes.ts';
 import { notificationPreferencesRoutes } from './modules/mail/notification-preferences.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { passwordResetRoutes } from './modules/password-reset/password-reset.routes.ts';
@@ -72,8 +73,12 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
 
   const services = createServices(config, database, app.log);
   // Every process sends the outbox; their claims never overlap (modules/mail).
-  app.addHook('onReady', async () => services.mailWorker.start());
+  app.addHook('onReady', async () => {
+    services.mailWorker.start();
+    services.mailInPoller?.start();
+  });
   app.addHook('onClose', async () => {
+    await services.mailInPoller?.stop();
     await services.mailWorker.stop();
     await services.audit.flushAnonymous().catch((err: unknown) => app.log.error({ err }, 'audit flush failed'));
     await services.limiter.close();
@@ -124,6 +129,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
       await api.register(workloadRoutes, { services });
       await api.register(profileRoutes, { services });
       await api.register(notificationPreferencesRoutes, { services });
+      await api.register(mailOutboxRoutes, { services });
       await api.register(attachmentsRoutes, { services });
       await api.register(exampleRoutes);
       await api.register(auditRoutes, { services });

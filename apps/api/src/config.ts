@@ -34,6 +34,13 @@ const ZEnv = z.object({
     .or(z.literal('').transform(() => undefined)),
   MAIL_POLL_MS: z.coerce.number().int().min(10).default(1000),
   MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).default(15_000),
+  MAIL_IN_URL: z
+    .string()
+    .regex(/^imaps?:\/\/[^\s]+$/, 'MAIL_IN_URL must be an imaps:// (or imap://) address: imaps://user:pass@host:993/INBOX')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MAIL_IN_POLL_MS: z.coerce.number().int().min(10).default(60_000),
+  MAIL_IN_MAX_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
   REDIS_URL: z.string().optional(),
   SEED_DEMO: z.enum(['0', '1']).default('1'),
   ADMIN_PASSWORD: z.string().optional(),
@@ -116,6 +123,11 @@ export interface Config {
   /** How often the mail outbox is read when nothing woke it, and its first retry's delay (doubling). */
   mailPollMs: number;
   mailRetryBaseMs: number;
+  /** The mailbox replies and new tickets arrive in (`imaps://user:pass@host:993/INBOX`); unset, nothing polls. */
+  mailInUrl: string | undefined;
+  /** How often it is read, and the largest message read (a larger one goes to Errores unread). */
+  mailInPollMs: number;
+  mailInMaxBytes: number;
   redisUrl: string | undefined;
   seedDemo: boolean;
   adminPassword: string | undefined;
@@ -171,6 +183,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? 'localhost' : e.HOST}:${e.PORT}`,
     mailPollMs: e.MAIL_POLL_MS,
     mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
+    mailInUrl: e.MAIL_IN_URL,
+    mailInPollMs: e.MAIL_IN_POLL_MS,
+    mailInMaxBytes: e.MAIL_IN_MAX_BYTES,
     redisUrl: e.REDIS_URL || undefined,
     seedDemo: e.SEED_DEMO === '1',
     adminPassword: e.ADMIN_PASSWORD || undefined,
