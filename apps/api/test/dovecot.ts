@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
@@ -38,6 +38,8 @@ const dovecotBinary = () => (spawnSync('which', ['dovecot']).status === 0 ? 'dov
  */
 export async function startDovecot(): Promise<Dovecot> {
   const dir = mkdtempSync(path.join(tmpdir(), 'portal-dovecot-'));
+  // Dovecot's own processes (its auth user) read the password file in it.
+  chmodSync(dir, 0o755);
   const port = await freePort();
   const user = 'portal';
   const pass = 'imap-secret';
@@ -88,17 +90,14 @@ export async function startDovecot(): Promise<Dovecot> {
       '',
     ].join('\n'),
   );
-  execFileSync(dovecotBinary(), ['-c', config]);
+  // Dovecot forks into the background; its stdio is not kept open (a pipe would never close).
+  execFileSync(dovecotBinary(), ['-c', config], { stdio: 'ignore' });
 
   const client = async () => {
-    const imap = new ImapFlow({
-      host: '127.0.0.1',
-      port,
-      secure: false,
-      auth: { user, pass },
-      logger: false,
-    });
     for (let attempt = 0; ; attempt++) {
+      // A new client per attempt: one whose connection failed is not connected again.
+      const imap = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth: { user, pass }, logger: false });
+      imap.on('error', () => undefined);
       try {
         await imap.connect();
         return imap;
@@ -147,7 +146,7 @@ export async function startDovecot(): Promise<Dovecot> {
         }
       }),
     async stop() {
-      spawnSync('doveadm', ['-c', config, 'stop']);
+      spawnSync('doveadm', ['-c', config, 'stop'], { stdio: 'ignore' });
       rmSync(dir, { recursive: true, force: true });
     },
   };
