@@ -13,6 +13,7 @@ import {
   IconKey,
   IconLayersLinked,
   IconListSearch,
+  IconMail,
   IconLayoutDashboard,
   IconListDetails,
   IconLogout,
@@ -77,6 +78,7 @@ export const menu: MenuItem[] = [
       { name: 'Usuarios', icon: IconUsers, path: paths.users },
       { name: 'Roles y Permisos', icon: IconShieldLock, path: paths.routes },
       { name: 'Auditoría', icon: IconListSearch, path: paths.auditLog },
+      { name: 'Correo', icon: IconMail, path: paths.mailOutbox },
     ],
   },
   {

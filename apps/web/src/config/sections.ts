@@ -33,6 +33,7 @@ const sectionLabels: Record<SectionName, string> = {
   [SECTIONS.slaPolicies]: 'Acuerdos de servicio',
   [SECTIONS.routingRules]: 'Reglas de asignación',
   [SECTIONS.queues]: 'Colas',
+  [SECTIONS.mailOutbox]: 'Correo',
 };
 
 const isKnownSection = (code: string): code is SectionName => Object.hasOwn(sectionLabels, code);
