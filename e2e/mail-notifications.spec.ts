@@ -61,4 +61,56 @@ test('a person who chooses e-mail for new activity gets a mail with the link whe
   );
   expect(mail.text).toContain('Se recalibró con la pesa patrón');
   expect(mail.text).toContain(`/tickets/${ticketId}`);
+
+  // Accesos → Correo lists it as sent.
+  const correo = page.getByRole('link', { name: 'Correo', exact: true });
+  if (!(await correo.isVisible())) await page.getByText('Accesos', { exact: true }).first().click();
+  await correo.click();
+  await expect(page).toHaveURL(/\/mail-outbox$/);
+  await expect(page.getByRole('heading', { name: 'Correo' })).toBeVisible();
+  await page.getByRole('combobox', { name: 'Estado' }).click();
+  await page.getByRole('option', { name: 'Enviado', exact: true }).click();
+  const row = page
+    .getByRole('row')
+    .filter({ hasText: `[Ticket #${ticketId}] Báscula descalibrada Nuevo Laredo` })
+    .filter({ hasText: mail.to[0]! });
+  await expect(row).toBeVisible();
+  await expect(row.getByText('Enviado', { exact: true })).toBeVisible();
+});
+
+test('an administrator retries a mail the server refused from the Correo screen', async ({ page, request }) => {
+  const { token: csrf } = (await (await request.get('/api/csrf-token')).json()) as { token: string };
+  const admin = await apiToken(request, 'admin');
+  const lucia = await apiToken(request, 'lmartinez');
+  smtp.refuse(lucia.user.email);
+  const headers = { authorization: `Bearer ${admin.token}`, 'x-csrf-token': csrf };
+  const created = await request.post('/api/tickets/create', {
+    headers,
+    data: {
+      name: 'Impresora de etiquetas sin papel',
+      description: 'Andén 2',
+      area_id: 1,
+      project_id: 1,
+      category_id: 1,
+      priority_type_id: 1,
+      difficulty_id: 1,
+      status_id: 1,
+    },
+  });
+  const ticketId = ((await created.json()) as { data: { id: number } }).data.id;
+  // Assignments go by e-mail by default: the server refuses Lucía's mailbox (550), the mail fails.
+  expect((await request.patch(`/api/tickets/${ticketId}/assign/${lucia.user.id}`, { headers })).status()).toBe(200);
+
+  await signInQuickly(page, 'admin');
+  await page.goto('/mail-outbox');
+  await page.getByRole('combobox', { name: 'Estado' }).click();
+  await page.getByRole('option', { name: 'Fallido', exact: true }).click();
+  const row = page.getByRole('row').filter({ hasText: `[Ticket #${ticketId}]` });
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Actualizar' }).click();
+    await expect(row).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  await expect(row).toContainText('550');
+  await row.getByRole('button', { name: `Reintentar el correo a ${lucia.user.email}` }).click();
+  await expect(page.getByText('El correo volvió a la cola.')).toBeVisible();
 });
