@@ -26,6 +26,9 @@ export interface MailInPollerOptions {
   maxBytes: number;
 }
 
+/** Handled messages moved to their folders at once. */
+const MOVE_BATCH = 50;
+
 type Imap = typeof import('imapflow');
 type Parser = typeof import('mailparser');
 
@@ -177,7 +180,14 @@ export function createMailInPoller(options: MailInPollerOptions) {
             waiting.push({ uid: m.uid, size: m.size ?? 0, messageId: m.envelope?.messageId });
           }
         }
-        for (const m of waiting) {
+        // Moves go by folder, one command per MOVE_BATCH messages: a message handled but not yet
+        // moved when the process dies is fetched again and moved by its recorded outcome.
+        const moves = new Map<string, number[]>();
+        const flush = async () => {
+          for (const [folder, uids] of moves) await client!.messageMove(uids.join(','), folder, { uid: true });
+          moves.clear();
+        };
+        for (const [index, m] of waiting.entries()) {
           if (closing) break;
           let folder: string | null;
           try {
@@ -187,9 +197,11 @@ export function createMailInPoller(options: MailInPollerOptions) {
             await repository.recordError(err instanceof Error ? err.message : String(err));
             folder = MAIL_IN_FOLDERS.error;
           }
-          if (folder) await client.messageMove(String(m.uid), folder, { uid: true });
+          if (folder) moves.set(folder, [...(moves.get(folder) ?? []), m.uid]);
           handled += 1;
+          if ((index + 1) % MOVE_BATCH === 0) await flush();
         }
+        await flush();
       } finally {
         lock.release();
       }
