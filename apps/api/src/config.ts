@@ -36,11 +36,18 @@ const ZEnv = z.object({
   MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).default(15_000),
   MAIL_IN_URL: z
     .string()
-    .regex(/^imaps?:\/\/[^\s]+$/, 'MAIL_IN_URL must be an imaps:// (or imap://) address: imaps://user:pass@host:993/INBOX')
+    .regex(
+      /^imaps?:\/\/[^\s]+$/,
+      'MAIL_IN_URL must be an imaps:// (or imap://) address: imaps://user:pass@host:993/INBOX',
+    )
     .optional()
     .or(z.literal('').transform(() => undefined)),
   MAIL_IN_POLL_MS: z.coerce.number().int().min(10).default(60_000),
-  MAIL_IN_MAX_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
+  MAIL_IN_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(25 * 1024 * 1024),
   REDIS_URL: z.string().optional(),
   SEED_DEMO: z.enum(['0', '1']).default('1'),
   ADMIN_PASSWORD: z.string().optional(),

@@ -69,7 +69,9 @@ export async function startDovecot(): Promise<Dovecot> {
       'first_valid_uid = 1',
       'first_valid_gid = 0',
       `mail_location = maildir:${home}/%u`,
-      ...(isRoot ? [] : [`default_internal_user = ${me}`, `default_login_user = ${me}`, `default_internal_group = ${me}`]),
+      ...(isRoot
+        ? []
+        : [`default_internal_user = ${me}`, `default_login_user = ${me}`, `default_internal_group = ${me}`]),
       'passdb {',
       '  driver = passwd-file',
       `  args = scheme=PLAIN username_format=%u ${dir}/passwd`,
@@ -115,8 +117,7 @@ export async function startDovecot(): Promise<Dovecot> {
       await imap.logout().catch(() => undefined);
     }
   };
-  const exists = async (imap: ImapFlow, folder: string) =>
-    (await imap.list()).some((m) => m.path === folder);
+  const exists = async (imap: ImapFlow, folder: string) => (await imap.list()).some((m) => m.path === folder);
   // Started when a client can sign in.
   await withClient(async () => undefined);
 

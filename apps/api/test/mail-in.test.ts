@@ -70,7 +70,12 @@ describe.each(dialects)('mail in on %s', (dialect) => {
   const ticketsNamed = (name: string) =>
     t.services.database.db.selectFrom('tickets').selectAll().where('name', '=', name).execute();
   const activitiesOf = (ticketId: number) =>
-    t.services.database.db.selectFrom('activities').selectAll().where('ticket_id', '=', ticketId).orderBy('id').execute();
+    t.services.database.db
+      .selectFrom('activities')
+      .selectAll()
+      .where('ticket_id', '=', ticketId)
+      .orderBy('id')
+      .execute();
 
   async function newTicket(name: string, assignee?: string): Promise<number> {
     const res = await t.call(admin, 'POST', '/api/tickets/create', ticketBody(name, `Descripción de ${name}`));
@@ -121,7 +126,12 @@ describe.each(dialects)('mail in on %s', (dialect) => {
       .where('ticket_id', '=', ticketId)
       .execute();
     expect(files).toHaveLength(1);
-    expect(files[0]).toMatchObject({ name: 'calibracion.png', type: 'image/png', size: PNG.length, uploaded_by: id.agente });
+    expect(files[0]).toMatchObject({
+      name: 'calibracion.png',
+      type: 'image/png',
+      size: PNG.length,
+      uploaded_by: id.agente,
+    });
     expect(await inbox(messageId)).toMatchObject({ outcome: 'processed', ticket_id: ticketId });
     // The ticket's creator hears of it as of any activity; the page shows it.
     const page = await t.call(admin, 'GET', `/api/tickets/${ticketId}`);
@@ -177,7 +187,9 @@ describe.each(dialects)('mail in on %s', (dialect) => {
     const unknown = `<refuse.${dialect}.1@cliente.example>`;
     const notAllowed = `<refuse.${dialect}.2@cliente.example>`;
     const cannotSee = `<refuse.${dialect}.3@cliente.example>`;
-    await dovecot.append(await message({ id: unknown, from: 'alguien@externo.example', subject: `Desconocido ${dialect}`, text: 'Hola' }));
+    await dovecot.append(
+      await message({ id: unknown, from: 'alguien@externo.example', subject: `Desconocido ${dialect}`, text: 'Hola' }),
+    );
     await dovecot.append(
       await message({
         id: cannotSee,
@@ -197,7 +209,9 @@ describe.each(dialects)('mail in on %s', (dialect) => {
       )
       .execute();
     await t.services.permissions.invalidate();
-    await dovecot.append(await message({ id: notAllowed, from: email.agente, subject: `Sin permiso ${dialect}`, text: 'Hola' }));
+    await dovecot.append(
+      await message({ id: notAllowed, from: email.agente, subject: `Sin permiso ${dialect}`, text: 'Hola' }),
+    );
     const before = await dovecot.count('Rechazados');
     try {
       await poll();
@@ -211,7 +225,8 @@ describe.each(dialects)('mail in on %s', (dialect) => {
       await t.services.permissions.invalidate();
     }
     expect(await dovecot.count('Rechazados')).toBe(before + 3);
-    for (const messageId of [unknown, notAllowed, cannotSee]) expect((await inbox(messageId))?.outcome).toBe('rejected');
+    for (const messageId of [unknown, notAllowed, cannotSee])
+      expect((await inbox(messageId))?.outcome).toBe('rejected');
     expect(await ticketsNamed(`Desconocido ${dialect}`)).toEqual([]);
     expect(await ticketsNamed(`Sin permiso ${dialect}`)).toEqual([]);
     expect(await activitiesOf(hidden)).toEqual([]);
@@ -285,13 +300,22 @@ describe.each(dialects)('mail in on %s', (dialect) => {
       from: email.supervisor,
       subject: 'Enorme',
       text: 'Adjunto enorme',
-      attachments: [{ filename: 'enorme.pdf', content: Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(30 * 1024 * 1024, 0x41)]) }],
+      attachments: [
+        {
+          filename: 'enorme.pdf',
+          content: Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(30 * 1024 * 1024, 0x41)]),
+        },
+      ],
     });
     expect(huge.length).toBeGreaterThan(30 * 1024 * 1024);
     await dovecot.append(huge);
     await dovecot.append(Buffer.from('\u0000\u0001\u0002 esto no es un correo \u00ff\r\n'));
     await dovecot.append(
-      await message({ from: email.supervisor, subject: `Después de los errores ${dialect}`, text: 'Sigue funcionando' }),
+      await message({
+        from: email.supervisor,
+        subject: `Después de los errores ${dialect}`,
+        text: 'Sigue funcionando',
+      }),
     );
     const before = await dovecot.count('Errores');
     await poll();

@@ -68,7 +68,9 @@ describe.each(dialects)('a worker process killed (kill -9) mid-send on %s', (dia
     const exited = new Promise((resolve) => child.on('exit', resolve));
     try {
       // Mid-send: 20 mails answered and recorded as sent, the next ones claimed and unanswered.
-      await until(async () => smtp.mails.length === 20 && smtp.held() > 0 && (await mailOutbox.countByStatus()).sent === 20);
+      await until(
+        async () => smtp.mails.length === 20 && smtp.held() > 0 && (await mailOutbox.countByStatus()).sent === 20,
+      );
     } catch (error) {
       child.kill('SIGKILL');
       throw new Error(`${(error as Error).message}; child stderr: ${stderr}`);

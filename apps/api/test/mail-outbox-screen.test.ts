@@ -48,7 +48,12 @@ describe.each(dialects)('the Correo screen on %s', (dialect) => {
 
     const failed = await t.call(admin, 'POST', '/api/mail-outbox', { status: 'failed' });
     expect(failed.json().data).toEqual([
-      expect.objectContaining({ id: ids.failed, status: 'failed', last_error: '550 Mailbox unavailable', attempts: 12 }),
+      expect.objectContaining({
+        id: ids.failed,
+        status: 'failed',
+        last_error: '550 Mailbox unavailable',
+        attempts: 12,
+      }),
     ]);
     const sent = await t.call(admin, 'POST', '/api/mail-outbox', { status: 'sent' });
     expect(sent.json().data.map((m: { to_address: string }) => m.to_address)).toEqual(['sent@empresa.mx']);
@@ -57,7 +62,10 @@ describe.each(dialects)('the Correo screen on %s', (dialect) => {
   it('puts a failed mail back in the queue, and refuses what is not failed or does not exist', async () => {
     const retried = await t.call(admin, 'POST', `/api/mail-outbox/retry/${ids.failed}`);
     expect(retried.statusCode, retried.body).toBe(200);
-    expect(retried.json()).toMatchObject({ message: MAIL_OUTBOX_MSG.retried, data: { status: 'pending', attempts: 0 } });
+    expect(retried.json()).toMatchObject({
+      message: MAIL_OUTBOX_MSG.retried,
+      data: { status: 'pending', attempts: 0 },
+    });
     const again = await t.call(admin, 'POST', `/api/mail-outbox/retry/${ids.failed}`);
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe(MAIL_OUTBOX_MSG.notFailed);

@@ -52,7 +52,11 @@ export function toIncomingMail(parsed: ParsedMail, source: Buffer): IncomingMail
   for (const [name, value] of parsed.headers) {
     headers.set(
       name.toLowerCase(),
-      typeof value === 'string' ? value : value && typeof value === 'object' && 'value' in value ? String(value.value) : String(value),
+      typeof value === 'string'
+        ? value
+        : value && typeof value === 'object' && 'value' in value
+          ? String(value.value)
+          : String(value),
     );
   }
   return {

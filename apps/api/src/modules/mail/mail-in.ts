@@ -104,9 +104,7 @@ export function stripQuotedAndSignature(text: string): string {
  * cut to `max` characters at a word.
  */
 export function cleanToRule(rule: SanitizerType, value: string, max: number): string {
-  const clean = sanitize(rule, value.normalize('NFC').replace(/\s+/g, ' '))
-    .replace(/\s+/g, ' ')
-    .trim();
+  const clean = sanitize(rule, value.normalize('NFC').replace(/\s+/g, ' ')).replace(/\s+/g, ' ').trim();
   if (clean.length <= max) return clean;
   const cut = clean.slice(0, max - 3);
   const word = cut.lastIndexOf(' ');

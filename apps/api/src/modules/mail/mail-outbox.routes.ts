@@ -14,7 +14,13 @@ import { pageMeta } from '../../db/paging.ts';
 import { HttpError, notFound } from '../../lib/http-error.ts';
 import type { Services } from '../../services.ts';
 
-const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 409: ZErrorResponse, 422: ZErrorResponse };
+const errors = {
+  401: ZErrorResponse,
+  403: ZErrorResponse,
+  404: ZErrorResponse,
+  409: ZErrorResponse,
+  422: ZErrorResponse,
+};
 const tags = ['mail'];
 /** Accesos → Correo (section mo_main, seeded for Administrador alone): reading needs r, a retry w. */
 const access = (flag: 'r' | 'w') => ({ section: SECTIONS.mailOutbox, flag });

@@ -35,7 +35,14 @@ function InboundStatus() {
   const status = useQuery(mailInStatusQuery());
   const data = status.data;
   return (
-    <Paper withBorder radius="md" p={{ base: 'sm', sm: 'md' }} shadow="xs" aria-label="Correo entrante" component="section">
+    <Paper
+      withBorder
+      radius="md"
+      p={{ base: 'sm', sm: 'md' }}
+      shadow="xs"
+      aria-label="Correo entrante"
+      component="section"
+    >
       <Stack gap="xs">
         <Text fw={600}>Correo entrante</Text>
         {status.isError ? (
