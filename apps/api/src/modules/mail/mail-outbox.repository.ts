@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { MailStatus } from '@portal/contract';
 import { nowIso, type Database } from '../../db/database.ts';
-import { pageWithTotal, type Paging } from '../../db/paging.ts';
+import { countRows, paginate, type Paging } from '../../db/paging.ts';
 import type { MailOutboxTable } from '../../db/schema.ts';
 import type { Executor } from '../notifications/notifications.repository.ts';
 import type { MailHeaders } from './ticket-mail.ts';
@@ -196,23 +196,29 @@ export function createMailOutboxRepository(database: Database) {
 
     /** The Correo screen's page of the queue, newest first (digest lines waiting to be gathered are not mails yet). */
     async list(query: Paging & { status?: MailStatus | undefined }) {
-      const base = db
+      const filtered = db
         .selectFrom('mail_outbox')
         .where('status', '!=', 'digest')
-        .$if(query.status !== undefined, (q) => q.where('status', '=', query.status!))
-        .select([
-          'id',
-          'to_address',
-          'subject',
-          'status',
-          'attempts',
-          'last_error',
-          'ticket_id',
-          'created_at',
-          'next_attempt_at',
-          'sent_at',
-        ]);
-      const { rows, total } = await pageWithTotal(base, (q) => q.orderBy('id', 'desc'), query);
+        .$if(query.status !== undefined, (q) => q.where('status', '=', query.status!));
+      const [total, rows] = await Promise.all([
+        countRows(filtered),
+        filtered
+          .select([
+            'id',
+            'to_address',
+            'subject',
+            'status',
+            'attempts',
+            'last_error',
+            'ticket_id',
+            'created_at',
+            'next_attempt_at',
+            'sent_at',
+          ])
+          .orderBy('id', 'desc')
+          .$call(paginate(query))
+          .execute(),
+      ]);
       return { rows: rows.map((r) => ({ ...r, status: r.status as MailStatus })), total };
     },
 
