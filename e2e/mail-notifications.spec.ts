@@ -1,7 +1,8 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { startSmtpReceiver, type SmtpReceiver } from '../apps/api/test/smtp-receiver.ts';
 import { E2E_RECOVERY_PORT, E2E_SMTP_PORT } from '../playwright.config.ts';
-import { apiToken, signInQuickly } from './support.ts';
+import { apiToken, sidebar, signInQuickly, untilSettled } from './support.ts';
 
 /** Against the server that delivers over SMTP (playwright.config.ts), to a real SMTP server in this process. */
 const base = `http://127.0.0.1:${E2E_RECOVERY_PORT}`;
@@ -113,4 +114,29 @@ test('an administrator retries a mail the server refused from the Correo screen'
   await expect(row).toContainText('550');
   await row.getByRole('button', { name: `Reintentar el correo a ${lucia.user.email}` }).click();
   await expect(page.getByText('El correo volvió a la cola.')).toBeVisible();
+});
+
+test('the supervisor has no Correo in the menu and cannot open it', async ({ page }) => {
+  await signInQuickly(page, 'supervisor');
+  await page.goto('/workload');
+  const menu = sidebar(page);
+  await expect(menu.getByRole('link', { name: 'Usuarios' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Correo' })).toHaveCount(0);
+  await page.goto('/mail-outbox');
+  await expect(page.getByRole('heading', { name: 'Acceso denegado' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Cola de correo' })).toHaveCount(0);
+});
+
+test('Correo has no serious or critical accessibility violation', async ({ page }) => {
+  await signInQuickly(page, 'admin');
+  await page.goto('/mail-outbox');
+  await expect(page.getByRole('table', { name: 'Cola de correo' }).getByRole('row').nth(1)).toBeVisible();
+  await untilSettled(page);
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+  expect(serious).toEqual([]);
 });

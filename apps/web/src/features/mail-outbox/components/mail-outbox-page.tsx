@@ -14,6 +14,7 @@ import { useState } from 'react';
 import { DataTable, type DataColumn } from '@/components/ui/data-table.tsx';
 import { ListHeader } from '@/components/ui/list-header.tsx';
 import { ListPagination } from '@/components/ui/list-pagination.tsx';
+import { readableBadgeText } from '@/components/ui/status-badge.tsx';
 import { errorText, isSessionLost } from '@/lib/api-client.ts';
 import { notifyError, notifySuccess } from '@/lib/notify.ts';
 import { useSectionFlags } from '@/lib/permissions.ts';
@@ -23,6 +24,8 @@ import { mailInStatusQuery, mailOutboxQuery, retryMail } from '../api/mail-outbo
 const dateTime = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium', timeStyle: 'short' });
 const formatDate = (iso: string | null) => (iso ? dateTime.format(new Date(iso)) : '—');
 
+/** Red text that keeps a 4.5:1 contrast in both schemes. */
+const errorColor = readableBadgeText('red');
 const statusColor: Record<MailStatus, string> = { pending: 'yellow', sending: 'blue', sent: 'green', failed: 'red' };
 const ALL = 'all';
 const statusOptions = [
@@ -46,7 +49,7 @@ function InboundStatus() {
       <Stack gap="xs">
         <Text fw={600}>Correo entrante</Text>
         {status.isError ? (
-          <Text size="sm" c="red">
+          <Text size="sm" c={errorColor}>
             {errorText(status.error, 'No se pudo leer el estado del correo entrante.')}
           </Text>
         ) : !data ? (
@@ -70,7 +73,7 @@ function InboundStatus() {
                 </Group>
               ))}
             </SimpleGrid>
-            <Text size="sm" c={data.last_error ? 'red' : 'dimmed'} style={{ overflowWrap: 'anywhere' }}>
+            <Text size="sm" c={data.last_error ? errorColor : 'dimmed'} style={{ overflowWrap: 'anywhere' }}>
               {data.last_error
                 ? `Último error (${formatDate(data.last_error_at)}): ${data.last_error}`
                 : 'Sin errores.'}
@@ -122,7 +125,13 @@ export default function MailOutboxPage() {
       header: 'Estado',
       width: 120,
       render: (m) => (
-        <Badge variant="light" color={statusColor[m.status]} radius="sm" tt="none">
+        <Badge
+          variant="light"
+          color={statusColor[m.status]}
+          c={readableBadgeText(statusColor[m.status])}
+          radius="sm"
+          tt="none"
+        >
           {MAIL_STATUS_LABELS[m.status]}
         </Badge>
       ),
@@ -133,7 +142,7 @@ export default function MailOutboxPage() {
       width: 240,
       visibleFrom: 'md',
       render: (m) => (
-        <Text size="xs" c={m.last_error ? 'red' : 'dimmed'} style={{ overflowWrap: 'anywhere' }}>
+        <Text size="xs" c={m.last_error ? errorColor : 'dimmed'} style={{ overflowWrap: 'anywhere' }}>
           {m.last_error ?? (m.sent_at ? `Enviado: ${formatDate(m.sent_at)}` : '—')}
         </Text>
       ),
