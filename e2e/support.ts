@@ -15,7 +15,7 @@ export async function signInWithForm(page: Page, username: string, password = pa
 export async function apiToken(request: APIRequestContext, username: string, password = passwordOf(username)) {
   const response = await request.post('/api/login', { data: { username, password } });
   expect(response.status()).toBe(200);
-  const body = (await response.json()) as { data: { token: string; user: { id: number } } };
+  const body = (await response.json()) as { data: { token: string; user: { id: number; email: string } } };
   return body.data;
 }
 

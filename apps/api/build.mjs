@@ -16,6 +16,8 @@ const external = [
   'thread-stream',
   'ioredis',
   'nodemailer',
+  'imapflow',
+  'mailparser',
 ];
 
 await build({

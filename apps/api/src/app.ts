@@ -15,6 +15,7 @@ import { groupsRoutes } from './modules/groups/groups.routes.ts';
 import { queuesRoutes } from './modules/groups/queues.routes.ts';
 import { kanbanRoutes } from './modules/kanban/kanban.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { mailOutboxRoutes } from './modules/mail/mail-outbox.routes.ts';
 import { notificationPreferencesRoutes } from './modules/mail/notification-preferences.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { passwordResetRoutes } from './modules/password-reset/password-reset.routes.ts';
@@ -80,9 +81,11 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
     services.slaAlerts.start();
     // A re-extraction of references a previous run left (or the migration asked for) goes on.
     services.referenceReextraction.resume();
+    services.mailInPoller?.start();
   });
   app.addHook('onClose', async () => {
     await services.slaAlerts.stop();
+    await services.mailInPoller?.stop();
     await services.mailWorker.stop();
     await services.referenceReextraction.stop();
     await services.audit.flushAnonymous().catch((err: unknown) => app.log.error({ err }, 'audit flush failed'));
@@ -137,6 +140,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
       await api.register(workloadRoutes, { services });
       await api.register(profileRoutes, { services });
       await api.register(notificationPreferencesRoutes, { services });
+      await api.register(mailOutboxRoutes, { services });
       await api.register(attachmentsRoutes, { services });
       await api.register(exampleRoutes);
       await api.register(auditRoutes, { services });

@@ -35,6 +35,20 @@ const ZEnv = z.object({
   MAIL_POLL_MS: z.coerce.number().int().min(10).default(1000),
   MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).default(15_000),
   SLA_SWEEP_MS: z.coerce.number().int().min(0).default(30_000),
+  MAIL_IN_URL: z
+    .string()
+    .regex(
+      /^imaps?:\/\/[^\s]+$/,
+      'MAIL_IN_URL must be an imaps:// (or imap://) address: imaps://user:pass@host:993/INBOX',
+    )
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MAIL_IN_POLL_MS: z.coerce.number().int().min(10).default(60_000),
+  MAIL_IN_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(25 * 1024 * 1024),
   REDIS_URL: z.string().optional(),
   SEED_DEMO: z.enum(['0', '1']).default('1'),
   ADMIN_PASSWORD: z.string().optional(),
@@ -119,6 +133,11 @@ export interface Config {
   /** Between two SLA alert sweeps in each process; 0: none (modules/sla/sla-alerts.ts). */
   slaSweepMs: number;
   mailRetryBaseMs: number;
+  /** The mailbox replies and new tickets arrive in (`imaps://user:pass@host:993/INBOX`); unset, nothing polls. */
+  mailInUrl: string | undefined;
+  /** How often it is read, and the largest message read (a larger one goes to Errores unread). */
+  mailInPollMs: number;
+  mailInMaxBytes: number;
   redisUrl: string | undefined;
   seedDemo: boolean;
   adminPassword: string | undefined;
@@ -175,6 +194,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailPollMs: e.MAIL_POLL_MS,
     slaSweepMs: e.SLA_SWEEP_MS,
     mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
+    mailInUrl: e.MAIL_IN_URL,
+    mailInPollMs: e.MAIL_IN_POLL_MS,
+    mailInMaxBytes: e.MAIL_IN_MAX_BYTES,
     redisUrl: e.REDIS_URL || undefined,
     seedDemo: e.SEED_DEMO === '1',
     adminPassword: e.ADMIN_PASSWORD || undefined,

@@ -48,6 +48,9 @@ import { createSavedViewsRepository } from './modules/saved-views/saved-views.re
 import { createSavedViewsService } from './modules/saved-views/saved-views.service.ts';
 import { createSlaRepository } from './modules/sla/sla.repository.ts';
 import { createSlaAlertSweep } from './modules/sla/sla-alerts.ts';
+import { createMailInPoller } from './modules/mail/mail-in.poller.ts';
+import { createMailInRepository } from './modules/mail/mail-in.repository.ts';
+import { createMailInService } from './modules/mail/mail-in.service.ts';
 import { createMailNotifier } from './modules/mail/mail-notifier.ts';
 import { createMailOutboxRepository } from './modules/mail/mail-outbox.repository.ts';
 import { createMailOutboxWorker } from './modules/mail/mail-outbox.worker.ts';
@@ -206,6 +209,29 @@ export function createServices(config: Config, database: Database, log: MailLog 
     permissions,
     maxBytes: config.attachmentMaxBytes,
   });
+  // Mail in: replies and new tickets from MAIL_IN_URL's mailbox (nothing polls without it).
+  const mailIn = createMailInRepository(database);
+  const mailInService = createMailInService({
+    database,
+    users,
+    tickets,
+    activities,
+    attachments,
+    permissions,
+    ticketMail,
+    replyAddress: config.mailReplyAddress,
+    log,
+  });
+  const mailInPoller = config.mailInUrl
+    ? createMailInPoller({
+        url: config.mailInUrl,
+        service: mailInService,
+        repository: mailIn,
+        log,
+        pollMs: config.mailInPollMs,
+        maxBytes: config.mailInMaxBytes,
+      })
+    : undefined;
   const workload = createWorkloadService({
     workload: createWorkloadRepository(database),
     groups: groupsRepository,
@@ -264,6 +290,9 @@ export function createServices(config: Config, database: Database, log: MailLog 
     mailer,
     mailOutbox,
     mailWorker,
+    mailIn,
+    mailInService,
+    mailInPoller,
     ticketMail,
     passwordReset,
     tickets,

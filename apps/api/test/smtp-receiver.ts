@@ -20,6 +20,14 @@ export interface SmtpReceiver {
   waitFor(match: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
   /** Mails to this address are refused with a 550, as a real server refuses an unknown mailbox. */
   refuse(address: string): void;
+  /**
+   * Accepts `count` more mails, then holds every next one at MAIL FROM (no answer) until
+   * `release()`: the sender is caught mid-send, its mails claimed and unanswered.
+   */
+  holdAfter(count: number): void;
+  /** How many senders are waiting at MAIL FROM. */
+  held(): number;
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -33,6 +41,8 @@ export async function startSmtpReceiver(
   const credentials = { user: options.user ?? 'portal', pass: options.pass ?? 'smtp-secret' };
   const mails: ReceivedMail[] = [];
   const refused = new Set<string>();
+  let acceptBeforeHold = Infinity;
+  let held: (() => void)[] = [];
   const waiters = new Set<{ match: (m: ReceivedMail) => boolean; resolve: (m: ReceivedMail) => void }>();
 
   const server = new SMTPServer({
@@ -44,6 +54,11 @@ export async function startSmtpReceiver(
       if (auth.username === credentials.user && auth.password === credentials.pass)
         return callback(null, { user: auth.username });
       return callback(new Error('Invalid credentials'));
+    },
+    onMailFrom(_address, _session, callback) {
+      if (acceptBeforeHold <= 0) return void held.push(() => callback());
+      acceptBeforeHold -= 1;
+      callback();
     },
     onRcptTo(address, _session, callback) {
       if (refused.has(address.address.toLowerCase())) {
@@ -100,6 +115,22 @@ export async function startSmtpReceiver(
       });
     },
     refuse: (address) => refused.add(address.toLowerCase()),
+    holdAfter(count) {
+      acceptBeforeHold = count;
+    },
+    held: () => held.length,
+    release() {
+      acceptBeforeHold = Infinity;
+      const waiting = held;
+      held = [];
+      for (const answer of waiting) {
+        try {
+          answer();
+        } catch {
+          // Its sender is gone (killed mid-send): nothing to answer.
+        }
+      }
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

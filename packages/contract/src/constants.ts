@@ -62,6 +62,8 @@ export const SECTIONS = {
   savedViews: 'vi_main',
   kanban: 'kb_main',
   referenceTypes: 'ref_main',
+  /** Accesos → Correo: the mail queue and the mail-in poller (the Administrador role only). */
+  mailOutbox: 'mo_main',
 } as const;
 export type SectionName = (typeof SECTIONS)[keyof typeof SECTIONS];
 

@@ -30,6 +30,7 @@ import * as kanban from './migrations/0029-kanban.ts';
 import * as savedViews from './migrations/0030-saved-views.ts';
 import * as autoAssignment from './migrations/0031-auto-assignment.ts';
 import * as slaAlertsAndReport from './migrations/0032-sla-alerts-and-report.ts';
+import * as mailInAndOutboxScreen from './migrations/0033-mail-in-and-outbox-screen.ts';
 import * as logisticsReferences from './migrations/0034-logistics-references.ts';
 import * as slaDueSorts from './migrations/0035-sla-due-sorts.ts';
 
@@ -67,6 +68,7 @@ const migrations: Record<string, DialectMigration> = {
   '0030-saved-views': savedViews,
   '0031-auto-assignment': autoAssignment,
   '0032-sla-alerts-and-report': slaAlertsAndReport,
+  '0033-mail-in-and-outbox-screen': mailInAndOutboxScreen,
   '0034-logistics-references': logisticsReferences,
   '0035-sla-due-sorts': slaDueSorts,
 };

@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable } from 'kysely';
 import type {
   AssignmentMode,
+  MailInOutcome,
   MailRhythm,
   MailStatus,
   NotificationChannel,
@@ -383,6 +384,26 @@ export interface MailOutboxTable {
   sent_at: string | null;
 }
 
+/** Incoming messages by their Message-ID (migration 0033). */
+export interface MailInboxTable {
+  id: Generated<number>;
+  message_id: string;
+  from_address: string;
+  subject: string;
+  outcome: 'processing' | MailInOutcome;
+  reason: string | null;
+  ticket_id: number | null;
+  created_at: Timestamp;
+}
+
+/** The mail-in poller's one row (id 1). */
+export interface MailInStateTable {
+  id: number;
+  last_poll_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+}
+
 export interface NotificationPreferencesTable {
   user_id: number;
   event: NotificationEvent;
@@ -460,6 +481,8 @@ export interface DB {
   ticket_attachments: TicketAttachmentsTable;
   attachment_chunks: AttachmentChunksTable;
   mail_outbox: MailOutboxTable;
+  mail_inbox: MailInboxTable;
+  mail_in_state: MailInStateTable;
   notification_preferences: NotificationPreferencesTable;
   notification_rhythms: NotificationRhythmsTable;
 }

@@ -26,6 +26,7 @@ export const routeSections: Record<string, string[]> = {
   views: [SECTIONS.savedViews],
   kanban: [SECTIONS.kanban],
   'reference-types': [SECTIONS.referenceTypes],
+  'mail-outbox': [SECTIONS.mailOutbox],
 };
 
 const all: PermissionFlag[] = ['r', 'w', 'u', 'd'];

@@ -71,6 +71,11 @@ export const screens: Screen[] = [
   { path: paths.users, access: 'permission', load: () => import('@/features/users/components/users-page.tsx') },
   { path: paths.routes, access: 'permission', load: () => import('@/features/access/components/roles-permissions-page.tsx') },
   { path: paths.auditLog, access: 'permission', load: () => import('@/features/audit-log/components/audit-log-page.tsx') },
+  {
+    path: paths.mailOutbox,
+    access: 'permission',
+    load: () => import('@/features/mail-outbox/components/mail-outbox-page.tsx'),
+  },
   { path: paths.tickets, access: 'permission', load: () => import('@/features/tickets/components/tickets-page.tsx'), prefetch: ticketList('mine') },
   { path: paths.generalTickets, access: 'permission', load: () => import('@/features/tickets/components/general-tickets-page.tsx'), prefetch: ticketList('general') },
   { path: paths.recordTickets, access: 'permission', load: () => import('@/features/tickets/components/record-tickets-page.tsx') },

@@ -16,6 +16,7 @@ import {
   IconLayoutKanban,
   IconLayersLinked,
   IconListSearch,
+  IconMail,
   IconLayoutDashboard,
   IconListDetails,
   IconLogout,
@@ -85,6 +86,7 @@ export const menu: MenuItem[] = [
       { name: 'Usuarios', icon: IconUsers, path: paths.users },
       { name: 'Roles y Permisos', icon: IconShieldLock, path: paths.routes },
       { name: 'Auditoría', icon: IconListSearch, path: paths.auditLog },
+      { name: 'Correo', icon: IconMail, path: paths.mailOutbox },
     ],
   },
   {

@@ -30,6 +30,7 @@ export const paths = {
   users: '/users',
   routes: '/routes',
   auditLog: '/audit-log',
+  mailOutbox: '/mail-outbox',
   workload: '/workload',
   dashboard: '/dashboard',
   usersProfile: '/users-profile',

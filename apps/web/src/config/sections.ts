@@ -36,6 +36,7 @@ const sectionLabels: Record<SectionName, string> = {
   [SECTIONS.savedViews]: 'Vistas guardadas',
   [SECTIONS.kanban]: 'Kanban',
   [SECTIONS.referenceTypes]: 'Referencias',
+  [SECTIONS.mailOutbox]: 'Correo',
 };
 
 const isKnownSection = (code: string): code is SectionName => Object.hasOwn(sectionLabels, code);

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE } from '../constants.ts';
+import { ZListQueryWith, ZListResponse, ZPageMeta } from './common.ts';
 
 /**
  * The events a person may be told about, each by a channel of their choice. `sla`: a ticket
@@ -81,4 +83,69 @@ export type TNotificationPreferences = z.infer<typeof ZNotificationPreferences>;
 
 export const NOTIFICATION_PREFERENCES_MSG = {
   saved: 'Preferencias de notificación guardadas.',
+} as const;
+
+export const MAIL_STATUS_LABELS: Record<MailStatus, string> = {
+  pending: 'Pendiente',
+  sending: 'Enviando',
+  sent: 'Enviado',
+  failed: 'Fallido',
+};
+
+/** GET /api/mail-outbox: the queue, newest first, optionally of one state. */
+export const ZMailOutboxQuery = ZListQueryWith(DEFAULT_PAGE_SIZE).extend({
+  status: z.enum(mailStatuses, { error: 'Elige un estado válido: pendiente, enviando, enviado o fallido.' }).optional(),
+});
+export type TMailOutboxQuery = z.input<typeof ZMailOutboxQuery>;
+
+export const ZMailOutboxItem = z.object({
+  id: z.number(),
+  to_address: z.string(),
+  subject: z.string(),
+  status: z.enum(mailStatuses),
+  attempts: z.number(),
+  last_error: z.string().nullable(),
+  ticket_id: z.number().nullable(),
+  /** ISO 8601, UTC. */
+  created_at: z.string(),
+  next_attempt_at: z.string(),
+  sent_at: z.string().nullable(),
+});
+export type TMailOutboxItem = z.infer<typeof ZMailOutboxItem>;
+export const ZMailOutboxPage = ZListResponse(ZMailOutboxItem, { meta: ZPageMeta });
+export type TMailOutboxPage = z.infer<typeof ZMailOutboxPage>;
+
+/**
+ * What became of an incoming message: `processed` (an activity or a ticket), `rejected` (unknown
+ * sender, no permission, nothing to answer), `ignored` (an auto-reply, a bounce, a loop), `error`
+ * (too large or unreadable). The first goes to the IMAP folder Procesados, the next two to
+ * Rechazados, the last to Errores.
+ */
+export const mailInOutcomes = ['processed', 'rejected', 'ignored', 'error'] as const;
+export type MailInOutcome = (typeof mailInOutcomes)[number];
+export const MAIL_IN_OUTCOME_LABELS: Record<MailInOutcome, string> = {
+  processed: 'Procesados',
+  rejected: 'Rechazados',
+  ignored: 'Ignorados',
+  error: 'Errores',
+};
+
+/** GET /api/mail-outbox/inbound: the mail-in poller's last poll, counts per outcome and last error. */
+export const ZMailInStatus = z.object({
+  /** Whether MAIL_IN_URL is set (without it nothing polls). */
+  enabled: z.boolean(),
+  last_poll_at: z.string().nullable(),
+  last_error: z.string().nullable(),
+  last_error_at: z.string().nullable(),
+  counts: z.object(
+    Object.fromEntries(mailInOutcomes.map((o) => [o, z.number()])) as Record<MailInOutcome, z.ZodNumber>,
+  ),
+});
+export type TMailInStatus = z.infer<typeof ZMailInStatus>;
+export const ZMailInStatusResponse = z.object({ status: z.literal(true), data: ZMailInStatus });
+
+export const MAIL_OUTBOX_MSG = {
+  notFound: 'El correo no existe.',
+  notFailed: 'Solo se puede reintentar un correo fallido.',
+  retried: 'El correo volvió a la cola.',
 } as const;

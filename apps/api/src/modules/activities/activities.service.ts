@@ -1,5 +1,7 @@
 import { ACTIVITY_MSG, NOTIFICATION_TEXT, RECORD_STATUS, TICKET_MSG, type TActivity } from '@portal/contract';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
 import { forbidden, notFound } from '../../lib/http-error.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { TicketEventsRepository } from '../tickets/ticket-events.repository.ts';
@@ -84,6 +86,45 @@ export function createActivitiesService({
       });
       notifications.ticketChanged(ticketChange(ticket));
       return (await activities.findById(id))!;
+    },
+
+    /**
+     * A reply by e-mail: an activity by its sender, who the mail-in service has checked may see the
+     * ticket. `alsoInTransaction` writes what came with it (its attachments) in the same transaction.
+     * The creator and the assignee are told, never the sender.
+     */
+    async createFromMail(
+      actor: Actor,
+      ticketId: number,
+      name: string,
+      alsoInTransaction: (trx: Kysely<DB>) => Promise<void>,
+    ): Promise<number> {
+      const ticket = await tickets.findOwnership(ticketId);
+      if (!ticket) throw notFound(TICKET_MSG.notFound);
+      const id = await database.db.transaction().execute(async (trx) => {
+        const inserted = await activities.insert({ name, ticket_id: ticket.id, user_id: actor.id }, trx);
+        await events.record([{ ticketId: ticket.id, userId: actor.id, kind: 'activity_added', to: name }], trx);
+        if (actor.id !== ticket.created_by)
+          await sla.recordFirstResponse(ticket.id, new Date(now()).toISOString(), trx);
+        await alsoInTransaction(trx);
+        for (const recipientId of new Set([ticket.created_by, ticket.user_assigned_id])) {
+          if (recipientId === null) continue;
+          await notifications.notify(
+            {
+              recipientId,
+              actorId: actor.id,
+              ticketId: ticket.id,
+              event: 'activity_added',
+              message: NOTIFICATION_TEXT.activityAdded,
+              detail: name,
+            },
+            trx,
+          );
+        }
+        return inserted;
+      });
+      notifications.ticketChanged(ticketChange(ticket));
+      return id;
     },
 
     /** Status 2 deletes an activity (softly), status 1 restores it. */

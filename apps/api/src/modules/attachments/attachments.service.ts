@@ -14,7 +14,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
 import { HttpError, forbidden, notFound, validationFailed } from '../../lib/http-error.ts';
 import type { PermissionsRepository } from '../permissions/permissions.repository.ts';
 import type { TicketsRepository } from '../tickets/tickets.repository.ts';
@@ -289,6 +291,52 @@ export function createAttachmentsService({ database, attachments, tickets, permi
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
+    },
+
+    /**
+     * Files that came by e-mail, stored like an upload's (type sniffed from the bytes, the same size
+     * and count limits) in the caller's transaction. A file the limits refuse is left out, never a
+     * reason to lose the mail: answers the names stored and those left out, with why.
+     */
+    async storeFromMail(
+      ticketId: number,
+      uploadedBy: number,
+      files: { filename: string; content: Buffer }[],
+      trx: Kysely<DB>,
+    ): Promise<{ stored: string[]; skipped: string[] }> {
+      const stored: string[] = [];
+      const skipped: string[] = [];
+      if (files.length === 0) return { stored, skipped };
+      if (!(await attachments.lockTicket(ticketId, trx))) throw notFound(TICKET_MSG.notFound);
+      let existing = await attachments.countOfTicket(ticketId, trx);
+      for (const file of files) {
+        const name = cleanFileName(file.filename);
+        const type = sniffType(file.content.subarray(0, 8));
+        const refusal =
+          file.content.length > maxBytes
+            ? ATTACHMENT_MSG.tooLarge(name, maxBytes)
+            : !type
+              ? ATTACHMENT_MSG.invalidType(name)
+              : stored.length >= MAX_FILES_PER_UPLOAD || existing >= MAX_ATTACHMENTS_PER_TICKET
+                ? ATTACHMENT_MSG.ticketFull(existing)
+                : null;
+        if (refusal || !type) {
+          skipped.push(refusal ?? name);
+          continue;
+        }
+        const id = await attachments.insert({ ticketId, name, size: file.content.length, type, uploadedBy }, trx);
+        for (let seq = 0; seq * ATTACHMENT_CHUNK_BYTES < file.content.length; seq++) {
+          await attachments.insertChunk(
+            id,
+            seq,
+            file.content.subarray(seq * ATTACHMENT_CHUNK_BYTES, (seq + 1) * ATTACHMENT_CHUNK_BYTES),
+            trx,
+          );
+        }
+        existing += 1;
+        stored.push(name);
+      }
+      return { stored, skipped };
     },
 
     /** The file's record and its bytes as a stream read one chunk at a time. */

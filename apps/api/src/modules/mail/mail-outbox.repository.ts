@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
+import type { MailStatus } from '@portal/contract';
 import { nowIso, type Database } from '../../db/database.ts';
+import { countRows, paginate, type Paging } from '../../db/paging.ts';
 import type { MailOutboxTable } from '../../db/schema.ts';
 import type { Executor } from '../notifications/notifications.repository.ts';
 import type { MailHeaders } from './ticket-mail.ts';
@@ -190,6 +192,34 @@ export function createMailOutboxRepository(database: Database) {
       const counts = { pending: 0, sending: 0, sent: 0, failed: 0 };
       for (const row of rows) if (row.status !== 'digest') counts[row.status] = Number(row.n);
       return counts;
+    },
+
+    /** The Correo screen's page of the queue, newest first (digest lines waiting to be gathered are not mails yet). */
+    async list(query: Paging & { status?: MailStatus | undefined }) {
+      const filtered = db
+        .selectFrom('mail_outbox')
+        .where('status', '!=', 'digest')
+        .$if(query.status !== undefined, (q) => q.where('status', '=', query.status!));
+      const [total, rows] = await Promise.all([
+        countRows(filtered),
+        filtered
+          .select([
+            'id',
+            'to_address',
+            'subject',
+            'status',
+            'attempts',
+            'last_error',
+            'ticket_id',
+            'created_at',
+            'next_attempt_at',
+            'sent_at',
+          ])
+          .orderBy('id', 'desc')
+          .$call(paginate(query))
+          .execute(),
+      ]);
+      return { rows: rows.map((r) => ({ ...r, status: r.status as MailStatus })), total };
     },
 
     findById: (id: number) => db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirst(),

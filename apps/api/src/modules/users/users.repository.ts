@@ -1,4 +1,4 @@
-import type { TSessionUser } from '@portal/contract';
+import { RECORD_STATUS, type TSessionUser } from '@portal/contract';
 import type { Database } from '../../db/database.ts';
 
 export function createUsersRepository({ db }: Database) {
@@ -32,6 +32,14 @@ export function createUsersRepository({ db }: Database) {
         .where((eb) => eb(eb.fn('lower', ['users.username']), '=', username.trim().toLowerCase()))
         .executeTakeFirst(),
     findById: (id: number) => withRole().where('users.id', '=', id).executeTakeFirst(),
+    /** The active users (of an active role) with this address, without regard to case (mail in: who wrote). */
+    findActiveByEmail: (email: string) =>
+      withRole()
+        .where((eb) => eb(eb.fn('lower', ['users.email']), '=', email.trim().toLowerCase()))
+        .where('users.status_id', '=', RECORD_STATUS.active)
+        .where('roles.status_id', '=', RECORD_STATUS.active)
+        .limit(2)
+        .execute(),
     toSessionUser(row: Row): TSessionUser {
       return {
         id: row.id,
