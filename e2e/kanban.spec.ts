@@ -124,8 +124,10 @@ test('a refused move goes back to its column with the reason', async ({ page }) 
   const handle = page.getByRole('button', { name: `Mover ticket #${parent} Ruta ${word}` });
   await handle.focus();
   await page.keyboard.press('Space');
-  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
-  await expect(page.getByText(`Ticket ${parent} sobre la columna Resuelto.`)).toBeAttached(slow);
+  for (const name of ['En progreso', 'En espera', 'Resuelto']) {
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByText(`Ticket ${parent} sobre la columna ${name}.`)).toBeAttached(slow);
+  }
   await page.keyboard.press('Space');
   await expect(page.getByText(`No se pudo mover el ticket #${parent}`)).toBeVisible(slow);
   await expect(page.getByText(`El ticket tiene tickets hijos abiertos: #${child}`)).toBeVisible(slow);
@@ -164,8 +166,9 @@ test('filters live in the URL in the lists’ encoding, and a phone shows one co
   await expect(column(page, 'Abierto').getByTestId(`kanban-card-${id}`)).toBeVisible(slow);
   await page.goto(`/kanban?q=${word}&priority=4`);
   await expect(column(page, 'Abierto').getByText('Sin tickets')).toBeVisible(slow);
-  await page.getByRole('switch', { name: 'Mis tickets' }).check();
+  await page.getByRole('switch', { name: 'Mis tickets' }).click();
   await expect(page).toHaveURL(/mine=1/, slow);
+  await expect(page.getByRole('switch', { name: 'Mis tickets' })).toBeChecked(slow);
 
   await page.setViewportSize({ width: 390, height: 800 });
   await page.goto(`/kanban?q=${word}`);

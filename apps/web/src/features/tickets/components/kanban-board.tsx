@@ -17,7 +17,7 @@ import { Badge, Box, Button, Group, Paper, ScrollArea, Select, Stack, Text, Unst
 import type { TKanbanBoard, TKanbanColumn, TKanbanQuery, TTicket } from '@portal/contract';
 import { IconGripVertical } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type CSSProperties, type KeyboardEventHandler, type PointerEventHandler } from 'react';
+import { useRef, useState, type CSSProperties, type KeyboardEventHandler, type PointerEventHandler } from 'react';
 import { SlaBadge } from '@/components/ui/sla-badge.tsx';
 import { UserAvatar } from '@/components/ui/user-avatar.tsx';
 import { errorText, isSessionLost } from '@/lib/api-client.ts';
@@ -117,7 +117,8 @@ export function KanbanBoard({ board, query }: KanbanBoardProps) {
 
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: columnKeyboardCoordinates }),
+    // Instant scrolls: a smooth one would still be moving when the next column is measured.
+    useSensor(KeyboardSensor, { coordinateGetter: columnKeyboardCoordinates, scrollBehavior: 'auto' }),
   );
 
   const statusName = (statusId: number) => board.columns.find((c) => c.status.id === statusId)?.status.name ?? '';
@@ -194,13 +195,21 @@ export function KanbanBoard({ board, query }: KanbanBoardProps) {
     void move(ticket, idOf(over.id));
   }
 
+  // Lifting a card also puts it over its own column: that is not announced over 'levantado'.
+  const lastOver = useRef<string | number | null>(null);
   const announcements: Announcements = {
-    onDragStart: ({ active }) =>
-      `Ticket ${idOf(active.id)} levantado en ${statusName(columnOf(allCards.get(idOf(active.id))!))}.`,
-    onDragOver: ({ active, over }) =>
-      over
+    onDragStart: ({ active }) => {
+      lastOver.current = null;
+      return `Ticket ${idOf(active.id)} levantado en ${statusName(columnOf(allCards.get(idOf(active.id))!))}.`;
+    },
+    onDragOver: ({ active, over }) => {
+      const isFirst = lastOver.current === null;
+      lastOver.current = over?.id ?? 'fuera';
+      if (isFirst && over && idOf(over.id) === columnOf(allCards.get(idOf(active.id))!)) return undefined;
+      return over
         ? `Ticket ${idOf(active.id)} sobre la columna ${statusName(idOf(over.id))}.`
-        : `Ticket ${idOf(active.id)} fuera de las columnas.`,
+        : `Ticket ${idOf(active.id)} fuera de las columnas.`;
+    },
     onDragEnd: ({ active, over }) =>
       over
         ? `Ticket ${idOf(active.id)} soltado en ${statusName(idOf(over.id))}.`
@@ -289,16 +298,17 @@ function KanbanColumn({ column, isPhone, canMove, isLoadingMore, onLoadMore }: K
           {columnCountText(column)}
         </Badge>
       </Group>
-      <Stack gap={6} role="list" aria-label={`Tickets en ${column.status.name}`} mih={60}>
-        {column.cards.map((ticket) => (
-          <KanbanCard key={ticket.id} ticket={ticket} canMove={canMove} />
-        ))}
-        {column.cards.length === 0 && (
-          <Text size="xs" c="dimmed" ta="center" py="md">
-            Sin tickets
-          </Text>
-        )}
-      </Stack>
+      {column.cards.length > 0 ? (
+        <Stack gap={6} role="list" aria-label={`Tickets en ${column.status.name}`} mih={60}>
+          {column.cards.map((ticket) => (
+            <KanbanCard key={ticket.id} ticket={ticket} canMove={canMove} />
+          ))}
+        </Stack>
+      ) : (
+        <Text size="xs" c="dimmed" ta="center" py="md" mih={60}>
+          Sin tickets
+        </Text>
+      )}
       {column.next_cursor && (
         <Button variant="subtle" size="compact-sm" fullWidth mt="xs" loading={isLoadingMore} onClick={onLoadMore}>
           Cargar más
