@@ -181,7 +181,11 @@ describe.each(dialects)('automatic assignment on %s', (dialect) => {
     for (let i = 0; i < 3; i += 1) expect((await newTicket(group)).user_assigned_id).toBe(c);
 
     // An absence that starts in the future does not count yet.
-    const later = await t.call(admin, 'PUT', `/api/users/${c}/absence`, { absent: true, from: '2099-01-01' });
+    const later = await t.call(admin, 'PUT', `/api/users/${c}/absence`, {
+      absent: true,
+      from: '2099-01-01',
+      until: null,
+    });
     expect(later.json().data.absent).toBe(false);
     expect((await newTicket(group)).user_assigned_id).toBe(c);
 
@@ -189,7 +193,7 @@ describe.each(dialects)('automatic assignment on %s', (dialect) => {
     await db().updateTable('users').set({ status_id: 2 }).where('id', '=', c).execute();
     const waiting = await newTicket(group);
     expect(waiting.user_assigned_id).toBeNull();
-    const back = await t.call(dToken, 'PUT', `/api/users/${d}/absence`, { absent: false });
+    const back = await t.call(dToken, 'PUT', `/api/users/${d}/absence`, { absent: false, until: null });
     expect(back.statusCode, back.body).toBe(200);
     expect(back.json()).toMatchObject({
       message: 'Ya no estás ausente: vuelves a recibir tickets.',
@@ -204,7 +208,7 @@ describe.each(dialects)('automatic assignment on %s', (dialect) => {
     await newTicket(group);
     await newTicket(group);
     await newTicket(group);
-    await t.call(admin, 'PUT', `/api/users/${f}/absence`, { absent: true });
+    await t.call(admin, 'PUT', `/api/users/${f}/absence`, { absent: true, until: null });
     const res = await t.call(admin, 'GET', `/api/workload/groups?group_id=${group}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toEqual([
@@ -280,6 +284,10 @@ describe.each(dialects)('automatic assignment on %s', (dialect) => {
       expect(res.statusCode, res.body).toBe(422);
       expect(res.json().errors.until).toEqual(['La fecha de regreso debe ser posterior al inicio de la ausencia.']);
     }
+    // The return date is always said (null: none), so half a body is refused.
+    const half = await t.call(admin, 'PUT', `/api/users/${g}/absence`, { absent: true });
+    expect(half.statusCode).toBe(422);
+    expect(half.json().errors.until).toEqual(['Indica la fecha de regreso, o null si no la hay.']);
     const bad = await t.call(admin, 'PUT', `/api/users/${g}/absence`, { absent: true, until: '2030-13-45' });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.until).toEqual(['La fecha no es válida.']);
@@ -289,7 +297,9 @@ describe.each(dialects)('automatic assignment on %s', (dialect) => {
       .where('id', '=', g)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ absent_from: null, absent_until: null });
-    expect((await t.call(admin, 'PUT', '/api/users/999999/absence', { absent: true })).statusCode).toBe(404);
+    expect((await t.call(admin, 'PUT', '/api/users/999999/absence', { absent: true, until: null })).statusCode).toBe(
+      404,
+    );
   });
 
   it('refuses another user’s absence, group settings and the workload without their sections', async () => {
@@ -297,9 +307,13 @@ describe.each(dialects)('automatic assignment on %s', (dialect) => {
     const agenteId = (
       await db().selectFrom('users').select('id').where('username', '=', 'agente').executeTakeFirstOrThrow()
     ).id;
-    expect((await t.call(agente, 'PUT', `/api/users/${h}/absence`, { absent: true })).statusCode).toBe(403);
+    expect((await t.call(agente, 'PUT', `/api/users/${h}/absence`, { absent: true, until: null })).statusCode).toBe(
+      403,
+    );
     expect((await t.call(agente, 'GET', `/api/users/${h}/absence`)).statusCode).toBe(403);
-    expect((await t.call(agente, 'PUT', `/api/users/${agenteId}/absence`, { absent: false })).statusCode).toBe(200);
+    expect(
+      (await t.call(agente, 'PUT', `/api/users/${agenteId}/absence`, { absent: false, until: null })).statusCode,
+    ).toBe(200);
     const group = await newGroup('manual', [h]);
     const change = await t.call(agente, 'PUT', `/api/groups/update/${group}`, {
       name: 'Equipo cambiado',

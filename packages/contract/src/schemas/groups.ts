@@ -126,13 +126,20 @@ const ZAbsenceDate = z
 
 /**
  * `PUT /users/{id}/absence`: Ausente or back. An absence starts now unless `from` says when, and
- * lasts until `until` (the return date) or until the user comes back; it must end after it starts.
+ * lasts until `until` (the return date; null: until the user comes back); it must end after it
+ * starts. `until` is always sent (null when there is none), so a body is never valid by half.
  */
-export const ZAbsenceWrite = z.object({
-  absent: z.boolean({ error: 'Indica si estás ausente (true o false).' }),
-  from: ZAbsenceDate.nullable().optional(),
-  until: ZAbsenceDate.nullable().optional(),
-});
+export const ZAbsenceWrite = z
+  .object({
+    absent: z.boolean({ error: 'Indica si estás ausente (true o false).' }),
+    from: ZAbsenceDate.nullable().optional(),
+    until: ZAbsenceDate.nullable().optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.until === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'Indica la fecha de regreso, o null si no la hay.', path: ['until'] });
+    }
+  });
 export type TAbsenceWrite = z.input<typeof ZAbsenceWrite>;
 z.globalRegistry.add(ZAbsenceWrite, { example: { absent: true, until: '2026-12-01' } });
 

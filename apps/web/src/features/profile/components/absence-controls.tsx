@@ -15,7 +15,7 @@ const formatDate = (iso: string) => new Date(iso).toLocaleDateString('es-MX', { 
 function useSaveAbsence(userId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { absent: boolean; until?: string | null }) => saveAbsence(userId, body),
+    mutationFn: (body: { absent: boolean; until: string | null }) => saveAbsence(userId, body),
     onSuccess: (answer) => {
       queryClient.setQueryData(absenceKey(userId), answer.data);
       notifySuccess(answer.data.absent ? 'Ausente' : 'Disponible', answer.message);
@@ -56,7 +56,7 @@ export function AbsenceCard({ userId }: { userId: number }) {
             save.mutate(
               e.currentTarget.checked
                 ? { absent: true, until: shownUntil === '' ? null : shownUntil }
-                : { absent: false },
+                : { absent: false, until: null },
               { onSuccess: () => setUntil(null) },
             )
           }
@@ -116,7 +116,7 @@ export function AbsenceMenuItem({ userId }: { userId: number }) {
       renderRoot={(props) => <button type="button" {...props} role="menuitemcheckbox" aria-checked={isAbsent} />}
       leftSection={<IconPlaneDeparture size={16} />}
       disabled={absence.isPending || save.isPending}
-      onClick={() => save.mutate(isAbsent ? { absent: false } : { absent: true })}
+      onClick={() => save.mutate({ absent: !isAbsent, until: null })}
     >
       {isAbsent ? 'Ausente (volver)' : 'Marcarme ausente'}
     </Menu.Item>
