@@ -1,5 +1,6 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { apiToken, choose, field, signInQuickly, uniqueLetters } from './support.ts';
+import { apiToken, choose, field, signInQuickly, uniqueLetters, untilSettled } from './support.ts';
 
 /**
  * The SLA catalogues through their screens: a calendar with a split day and a holiday (the week
@@ -137,4 +138,37 @@ test('the general list sorts by the resolution due date, both ways, kept in the 
   await page.reload();
   await expect(page.getByLabel('Ordenar por')).toHaveValue('resolution_due_at');
   await expect(page.getByRole('row').filter({ hasText: word }).first()).toContainText(`Urgente ${word}`);
+});
+
+test('the calendar and policy forms have no serious or critical accessibility violation', async ({ page }) => {
+  test.setTimeout(180_000);
+  const serious = async () =>
+    (
+      await new AxeBuilder({ page })
+        .include('[role="dialog"]')
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+        .analyze()
+    ).violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+
+  await page.goto('/business-calendars');
+  await page.getByRole('button', { name: 'Agregar' }).click();
+  const calendar = page.getByRole('dialog', { name: 'Agregar calendario laboral' });
+  await calendar.getByRole('button', { name: 'Agregar día festivo' }).click();
+  await calendar.getByLabel('Fecha del día festivo 1').fill('2026-12-25');
+  await calendar.getByLabel('Nombre del día festivo 1').fill('Navidad');
+  await expect(calendar.getByText('viernes, 25 de diciembre de 2026')).toBeVisible();
+  await untilSettled(page);
+  expect(await serious()).toEqual([]);
+  await calendar.getByRole('button', { name: 'Cancelar' }).click();
+
+  await page.goto('/sla-policies');
+  await page.getByRole('button', { name: 'Agregar' }).click();
+  await expect(page.getByRole('dialog', { name: 'Agregar acuerdo de servicio' })).toBeVisible();
+  // Chosen first: the shared select's placeholder ('Seleccione una opción') is checked elsewhere.
+  await choose(page, 'Prioridad', 'Urgente');
+  await choose(page, 'Calendario', 'Horario corporativo');
+  await untilSettled(page);
+  expect(await serious()).toEqual([]);
 });

@@ -102,7 +102,7 @@ describe('form values of the generic catalogue', () => {
       week: [[{ start: '09:00', end: '18:00' }], ...Array(4).fill([{ start: '09:00', end: '18:00' }]), [], []],
     });
     expect(validateValues('business-calendars', calendars.fields, values, 'create')).toEqual({});
-    const week = values.week as unknown[][];
+    const week = initialValues(calendars.fields).week as unknown[][];
     const split = [
       { start: '09:00', end: '14:00' },
       { start: '13:00', end: '18:00' },

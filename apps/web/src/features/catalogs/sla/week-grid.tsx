@@ -63,7 +63,7 @@ export function WeekGrid({ week }: { week: WorkingWeek }) {
                         overflow: 'hidden',
                       }}
                     >
-                      <Text size="10px" lh={1.2} px={2} c="var(--mantine-color-teal-light-color)">
+                      <Text size="11px" lh={1.2} px={2} c="var(--mantine-color-text)">
                         {iv.start} a {iv.end}
                       </Text>
                     </Box>
