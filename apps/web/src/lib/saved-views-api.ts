@@ -61,7 +61,7 @@ const listLocations: Record<SavedViewList, { path: string; tab?: string }> = {
   general: { path: paths.generalTickets },
   current: { path: paths.recordTickets, tab: 'current' },
   old: { path: paths.recordTickets, tab: 'old' },
-  kanban: { path: '/kanban' },
+  kanban: { path: paths.kanban },
 };
 
 export function savedViewPath(view: Pick<TSavedView, 'id' | 'list'>): string {

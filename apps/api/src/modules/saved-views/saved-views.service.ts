@@ -56,11 +56,12 @@ export function createSavedViewsService({ views, permissions, tickets }: Deps) {
   const can = (actor: Actor, flag: PermissionFlag) => permissions.hasFlag(actor.role_id, SECTIONS.savedViews, flag);
 
   /**
-   * The ticket list a view reads. The board shows what Tickets Generales shows to whoever may
-   * read it, and the caller's own tickets otherwise.
+   * The ticket list a view reads. The board (read on kb_main) shows what Tickets Generales shows
+   * to whoever may read it, and the caller's own tickets otherwise.
    */
   async function ticketListOf(actor: Actor, list: SavedViewList): Promise<TicketListKind | null> {
     if (list !== 'kanban') return (await tickets.mayReadList(actor, list)) ? list : null;
+    if (!permissions.hasFlag(actor.role_id, SECTIONS.kanban, 'r')) return null;
     if (await tickets.mayReadList(actor, 'general')) return 'general';
     return (await tickets.mayReadList(actor, 'mine')) ? 'mine' : null;
   }

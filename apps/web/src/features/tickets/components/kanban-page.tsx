@@ -1,15 +1,18 @@
 import { Group, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { ticketStages } from '@portal/contract';
+import { ticketStages, type TSavedViewQueryInput } from '@portal/contract';
 import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { SaveViewButton } from '@/components/saved-views/save-view-button.tsx';
+import { SavedViewBar } from '@/components/saved-views/saved-view-bar.tsx';
 import { ListHeader } from '@/components/ui/list-header.tsx';
 import { LoadErrorNotice } from '@/components/ui/load-error-notice.tsx';
 import { PageLoader } from '@/components/ui/page-loader.tsx';
+import { savedViewQuery, viewIdOf } from '@/lib/saved-views-api.ts';
 import { kanbanBoardQuery } from '../api/kanban-api.ts';
-import { kanbanQueryOf, kanbanViewFromUrl, kanbanViewToUrl, type KanbanView } from '../kanban-url.ts';
+import { kanbanQueryOf, kanbanUrlParams, kanbanViewFromUrl, kanbanViewToUrl, type KanbanView } from '../kanban-url.ts';
 import { KanbanBoard } from './kanban-board.tsx';
 import { TicketFilters } from './ticket-filters.tsx';
 
@@ -36,7 +39,40 @@ export function useKanbanUrl() {
       ),
     [setParams],
   );
-  return { view, setView };
+  const viewId = viewIdOf(new URLSearchParams(paramsKey));
+  // Whether the URL holds the board's own state (then a saved view named in it is not applied over it).
+  const hasBoardState = kanbanUrlParams.some((p) => new URLSearchParams(paramsKey).has(p));
+  const setViewId = useCallback(
+    (id: number | null) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (id === null) next.delete('view');
+          else next.set('view', String(id));
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  // The search box: its text reaches the URL once typing pauses. Only a new typed value is
+  // written: a search the URL gained otherwise (an opened view) stays.
+  const [search, setSearch] = useState(view.search);
+  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const typed = useRef(debounced);
+  useEffect(() => {
+    if (debounced === typed.current) return;
+    typed.current = debounced;
+    if (debounced !== view.search) setView({ search: debounced });
+  }, [debounced, view.search, setView]);
+
+  /** A saved view's query as the board's URL (search, filters, sort) in one change. */
+  const apply = ({ search: text = '', filters = {}, sort }: TSavedViewQueryInput) => {
+    setSearch(text.trim());
+    typed.current = text.trim();
+    setView({ search: text.trim(), filters, ...(sort ? { sort: { by: sort.by, dir: sort.dir ?? 'desc' } } : {}) });
+  };
+  return { view, setView, viewId, setViewId, hasBoardState, search, setSearch, apply };
 }
 
 /**
@@ -45,18 +81,22 @@ export function useKanbanUrl() {
  * query, the board included).
  */
 export default function KanbanPage() {
-  const { view, setView } = useKanbanUrl();
-  const [search, setSearch] = useState(view.search);
-  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const { view, setView, viewId, setViewId, hasBoardState, search, setSearch, apply } = useKanbanUrl();
+  // A saved view of the board named in the URL (`?view=12`, the sidebar's link): opened with only
+  // its id in the URL, its search, filters and sort become the board's URL; later changes stay there.
+  const savedView = useQuery({ ...savedViewQuery(viewId ?? 0), enabled: viewId !== null });
+  const openView = savedView.data?.data.list === 'kanban' ? savedView.data.data : null;
   useEffect(() => {
-    if (debounced !== view.search) setView({ search: debounced });
-  }, [debounced, view.search, setView]);
+    if (openView && !hasBoardState) apply(openView.query);
+  }, [openView, hasBoardState]); // eslint-disable-line react-hooks/exhaustive-deps
+  const currentQuery = { search: view.search, filters: view.filters, sort: view.sort };
   const query = kanbanQueryOf(view);
   const board = useQuery(kanbanBoardQuery(query));
 
   return (
     <Stack gap="md">
       <ListHeader title="Kanban" />
+      {openView && <SavedViewBar view={openView} query={currentQuery} onDeleted={() => setViewId(null)} />}
       <Group gap="sm" align="flex-end" wrap="wrap">
         <TextInput
           aria-label="Buscar tickets"
@@ -67,6 +107,7 @@ export default function KanbanPage() {
           w={{ base: '100%', sm: 260 }}
         />
         <Switch label="Mis tickets" checked={view.mine} onChange={(e) => setView({ mine: e.currentTarget.checked })} />
+        <SaveViewButton list="kanban" query={currentQuery} onSaved={setViewId} />
       </Group>
       <TicketFilters filters={view.filters} onChange={(filters) => setView({ filters })} stages={ticketStages} />
       <LoadErrorNotice error={board.error} onRetry={() => void board.refetch()} />
