@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../database.ts';
-import { grantScreen } from '../grant-screen.ts';
+import { grantScreen } from './grant-screen.ts';
 
 /**
  * Ticket attachments stored in the database (so every API process and a backup

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../database.ts';
-import { grantScreen, type ScreenGrant } from '../grant-screen.ts';
+import { grantScreen, type ScreenGrant } from './grant-screen.ts';
 import { runStatements } from './run-statements.ts';
 
 const ROUTE = 'dashboard';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { grantScreen } from '../grant-screen.ts';
+import { grantScreen } from './grant-screen.ts';
 
 const ROUTE = 'general-tickets';
 const SECTION = 'ti_import';

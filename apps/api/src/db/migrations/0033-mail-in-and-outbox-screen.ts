@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../database.ts';
-import { grantScreen } from '../grant-screen.ts';
+import { grantScreen } from './grant-screen.ts';
 import { runStatements } from './run-statements.ts';
 
 const ROUTE = 'mail-outbox';

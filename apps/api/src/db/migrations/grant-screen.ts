@@ -7,6 +7,11 @@ interface Stamped {
   updated_at: string;
 }
 
+/*
+ * Part of the migrations' history, like run-statements.ts: the screen migrations call it, so it
+ * never changes. A migration that needs something else writes its own.
+ */
+
 /** The permission tables as the screen migrations found them. */
 interface ScreenTables {
   routes: Stamped & { name: string };
