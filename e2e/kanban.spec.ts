@@ -38,7 +38,7 @@ const card = (page: Page, id: number) => page.getByTestId(`kanban-card-${id}`);
 /** Opens the board searched by a word only these tests' tickets carry. */
 async function openBoard(page: Page, word: string) {
   await page.goto(`/kanban?q=${encodeURIComponent(word)}`);
-  await expect(page.getByRole('heading', { name: 'Kanban' })).toBeVisible(slow);
+  await expect(page.getByRole('heading', { name: 'Kanban', level: 2 })).toBeVisible(slow);
   await expect(column(page, 'Abierto')).toBeVisible(slow);
 }
 

@@ -21,7 +21,7 @@ import { useRef, useState, type CSSProperties, type KeyboardEventHandler, type P
 import { SlaBadge } from '@/components/ui/sla-badge.tsx';
 import { UserAvatar } from '@/components/ui/user-avatar.tsx';
 import { errorText, isSessionLost } from '@/lib/api-client.ts';
-import { notifyError } from '@/lib/notify.ts';
+import { ERROR_MS, notifyError } from '@/lib/notify.ts';
 import { useMedia } from '@/lib/use-media.ts';
 import { fetchKanbanColumn, moveTicketStatus } from '../api/kanban-api.ts';
 import { PriorityBadge } from './ticket-badges.tsx';
@@ -179,6 +179,8 @@ export function KanbanBoard({ board, query }: KanbanBoardProps) {
         notifyError(
           `No se pudo mover el ticket #${ticket.id}`,
           errorText(error, 'El ticket volvió a su estado. Inténtalo de nuevo.'),
+          // Long enough to read why the card went back.
+          ERROR_MS * 4,
         );
       }
     } finally {
