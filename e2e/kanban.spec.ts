@@ -147,7 +147,9 @@ test('a card moved in another browser moves on the open board', async ({ browser
 
   await mover.getByRole('button', { name: `Mover ticket #${id} Andén ${word}` }).focus();
   await mover.keyboard.press('Space');
+  await expect(mover.getByText(`Ticket ${id} levantado en Abierto.`)).toBeAttached(slow);
   await mover.keyboard.press('ArrowRight');
+  await expect(mover.getByText(`Ticket ${id} sobre la columna En progreso.`)).toBeAttached(slow);
   await mover.keyboard.press('Space');
   await expect(column(mover, 'En progreso').getByTestId(`kanban-card-${id}`)).toBeVisible(slow);
 
