@@ -38,7 +38,7 @@ const card = (page: Page, id: number) => page.getByTestId(`kanban-card-${id}`);
 /** Opens the board searched by a word only these tests' tickets carry. */
 async function openBoard(page: Page, word: string) {
   await page.goto(`/kanban?q=${encodeURIComponent(word)}`);
-  await expect(page.getByRole('heading', { name: 'Kanban' })).toBeVisible(slow);
+  await expect(page.getByRole('heading', { name: 'Kanban', level: 2 })).toBeVisible(slow);
   await expect(column(page, 'Abierto')).toBeVisible(slow);
 }
 
@@ -147,7 +147,9 @@ test('a card moved in another browser moves on the open board', async ({ browser
 
   await mover.getByRole('button', { name: `Mover ticket #${id} Andén ${word}` }).focus();
   await mover.keyboard.press('Space');
+  await expect(mover.getByText(`Ticket ${id} levantado en Abierto.`)).toBeAttached(slow);
   await mover.keyboard.press('ArrowRight');
+  await expect(mover.getByText(`Ticket ${id} sobre la columna En progreso.`)).toBeAttached(slow);
   await mover.keyboard.press('Space');
   await expect(column(mover, 'En progreso').getByTestId(`kanban-card-${id}`)).toBeVisible(slow);
 

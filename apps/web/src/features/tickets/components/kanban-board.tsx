@@ -20,8 +20,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type CSSProperties, type KeyboardEventHandler, type PointerEventHandler } from 'react';
 import { SlaBadge } from '@/components/ui/sla-badge.tsx';
 import { UserAvatar } from '@/components/ui/user-avatar.tsx';
-import { errorText, isSessionLost } from '@/lib/api-client.ts';
-import { notifyError } from '@/lib/notify.ts';
+import { errorText, isApiError, isSessionLost } from '@/lib/api-client.ts';
+import { ERROR_MS, notifyError } from '@/lib/notify.ts';
 import { useMedia } from '@/lib/use-media.ts';
 import { fetchKanbanColumn, moveTicketStatus } from '../api/kanban-api.ts';
 import { PriorityBadge } from './ticket-badges.tsx';
@@ -176,9 +176,15 @@ export function KanbanBoard({ board, query }: KanbanBoardProps) {
       });
     } catch (error) {
       if (!isSessionLost(error)) {
+        // The reason and its details (a parent's open children), not only the details.
+        const reason = isApiError(error)
+          ? [error.message, ...Object.values(error.errors ?? {}).flat()].filter(Boolean).join('\n')
+          : errorText(error, 'El ticket volvió a su estado. Inténtalo de nuevo.');
         notifyError(
           `No se pudo mover el ticket #${ticket.id}`,
-          errorText(error, 'El ticket volvió a su estado. Inténtalo de nuevo.'),
+          reason,
+          // Long enough to read why the card went back.
+          ERROR_MS * 4,
         );
       }
     } finally {
