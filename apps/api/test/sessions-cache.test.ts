@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDatabase } from '../src/db/database.ts';
 import { createSiblingApp, createTestApp, dialects, ticketBody, type TestApp } from './helper.ts';
 import { listen, openStream, streamTicket } from './notifications-stream-client.ts';
@@ -65,6 +65,10 @@ describe.each(dialects)('sessions and grants held in memory on %s', (dialect) =>
 
   it('answers repeated requests from memory: no session or grants query per request', async () => {
     const token = await t.login('supervisor');
+    // Settled: the start's background work (the seeded references' extraction) has written, and
+    // the moment after a write of this process, when nothing is served from memory, is over.
+    await t.services.referenceReextraction.idle();
+    await vi.waitFor(() => expect(t.services.bus.canCache()).toBe(true), { timeout: 5_000 });
     expect((await t.call(token, 'POST', '/api/areas', {})).statusCode).toBe(200);
     const queries: string[] = [];
     const { db } = t.services.database;

@@ -193,13 +193,18 @@ describe.each(dialects)('tickets at scale on %s', (dialect) => {
       const created = await create(agente, 'Puerta de andén atorada', 'No abre la cortina 7');
       const page = await t.call(agente, 'GET', `/api/tickets/${created.id}`);
       expect(page.statusCode, page.body).toBe(200);
-      // The page adds the SLA as it stands now (its business time left) to the ticket as written.
-      const { events, can, sla, ...shown } = page.json().data as TTicket & {
+      // The page adds the SLA as it stands now (its business time left), the references found in the
+      // text and a possible duplicate to the ticket as written.
+      const { events, can, sla, references, possible_duplicate, ...shown } = page.json().data as TTicket & {
         events: { kind: string }[];
         can: unknown;
         sla: unknown;
+        references: unknown[];
+        possible_duplicate: unknown;
       };
       expect(created).toEqual(shown);
+      expect(references).toEqual([]);
+      expect(possible_duplicate).toBeNull();
       expect(sla).toBeDefined();
       expect(events.map((e) => e.kind).sort()).toEqual(['created', 'sla_assigned']);
       expect(can).toBeDefined();

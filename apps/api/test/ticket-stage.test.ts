@@ -67,7 +67,7 @@ describe.each(dialects)('a ticket stage written outside the application, on %s',
       return { total: all.meta.total as number, ids: (found.data as { id: number }[]).map((x) => x.id).sort() };
     };
     const workload = (await t.call(supervisor, 'POST', '/api/tickets/count-per-user', { search: 'Diego' })).json()
-      .data[0] as { ticket_count: number; started_count: number; completed_count: number };
+      .data[0] as { ticket_count: number; started_count: number; completed_count: number; open_count: number };
     return { current: await tab('current'), old: await tab('old'), workload };
   }
 
@@ -125,6 +125,7 @@ describe.each(dialects)('a ticket stage written outside the application, on %s',
       ticket_count: before.workload.ticket_count + 4,
       started_count: before.workload.started_count + 1,
       completed_count: before.workload.completed_count + 3,
+      open_count: before.workload.open_count + 1,
     });
 
     // The triggers' counters and report are what a rebuild from the tickets gives.
