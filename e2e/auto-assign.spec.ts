@@ -25,11 +25,9 @@ async function createTicket(page: Page, name: string) {
   await dialog.getByRole('button', { name: 'Guardar' }).click();
   await expect(dialog).toBeHidden();
   await page.getByPlaceholder('Buscar...').fill(name);
-  await page
-    .getByRole('row')
-    .filter({ hasText: name })
-    .getByRole('link', { name: new RegExp(name) })
-    .click();
+  // Opened by its address: the list may still be redrawing for the search when the row shows.
+  const link = page.getByRole('row').filter({ hasText: name }).getByRole('link', { name: new RegExp(name) });
+  await page.goto((await link.getAttribute('href'))!);
   await expect(page.getByRole('heading', { name: 'Historial del ticket' })).toBeVisible();
 }
 

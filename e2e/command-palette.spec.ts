@@ -148,7 +148,7 @@ test('an agent sees only the screens the role may open, and g g does nothing for
 
   await openPalette(page);
   const screens = palette(page).getByRole('group', { name: 'Ir a' }).getByRole('button');
-  await expect(screens).toHaveText([/^Mis Tickets/, /^Historial/, /^Colas/, /^Perfil/]);
+  await expect(screens).toHaveText([/^Mis Tickets/, /^Historial/, /^Colas/, /^Kanban/, /^Perfil/]);
   const shortcuts = palette(page).getByRole('group', { name: 'Atajos de teclado' });
   await expect(shortcuts).not.toContainText('Tickets Generales');
   await page.keyboard.type('usuarios');
