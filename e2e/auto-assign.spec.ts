@@ -26,7 +26,10 @@ async function createTicket(page: Page, name: string) {
   await expect(dialog).toBeHidden();
   await page.getByPlaceholder('Buscar...').fill(name);
   // Opened by its address: the list may still be redrawing for the search when the row shows.
-  const link = page.getByRole('row').filter({ hasText: name }).getByRole('link', { name: new RegExp(name) });
+  const link = page
+    .getByRole('row')
+    .filter({ hasText: name })
+    .getByRole('link', { name: new RegExp(name) });
   await page.goto((await link.getAttribute('href'))!);
   await expect(page.getByRole('heading', { name: 'Historial del ticket' })).toBeVisible();
 }
