@@ -102,25 +102,45 @@ test('an administrator creates an SLA policy with its targets in hours and minut
 test('the general list sorts by the resolution due date, both ways, kept in the URL', async ({ page }) => {
   const word = uniqueLetters();
   const { token } = await apiToken(page.request, 'admin');
-  const create = async (name: string, priorityTypeId: number) => {
-    const response = await page.request.post('/api/tickets/create', {
+  const post = async (url: string, data: unknown) => {
+    const response = await page.request.post(url, {
       headers: { authorization: `Bearer ${token}`, 'x-csrf-token': '' },
-      data: {
-        name,
-        description: `Orden por vencimiento ${word}`,
-        area_id: 1,
-        project_id: 1,
-        category_id: 1,
-        priority_type_id: priorityTypeId,
-        difficulty_id: 1,
-        status_id: 1,
-      },
+      data,
     });
     expect(response.status(), await response.text()).toBe(201);
+    return ((await response.json()) as { data: { id: number } }).data.id;
   };
-  // Baja: 40 business hours to resolve; Urgente: 4. Created Baja first.
-  await create(`Baja ${word}`, 1);
-  await create(`Urgente ${word}`, 4);
+  // Its own calendar, priorities and policies: what other tests do to the seeded ones does not matter here.
+  const calendarId = await post('/api/business-calendars/create', {
+    name: `Continuo ${word}`,
+    time_zone: 'UTC',
+    week: Array.from({ length: 7 }, () => [{ start: '00:00', end: '24:00' }]),
+  });
+  const priorityWithTarget = async (name: string, resolutionMinutes: number) => {
+    const priorityId = await post('/api/priority-types/create', { name: `${name} ${word}` });
+    await post('/api/sla-policies/create', {
+      name: `${name} ${word}`,
+      priority_type_id: priorityId,
+      calendar_id: calendarId,
+      first_response_minutes: 30,
+      resolution_minutes: resolutionMinutes,
+    });
+    return priorityId;
+  };
+  const create = async (name: string, priorityTypeId: number) =>
+    post('/api/tickets/create', {
+      name,
+      description: `Orden por vencimiento ${word}`,
+      area_id: 1,
+      project_id: 1,
+      category_id: 1,
+      priority_type_id: priorityTypeId,
+      difficulty_id: 1,
+      status_id: 1,
+    });
+  // Baja: 40 hours to resolve; Urgente: 4. Created Baja first.
+  await create(`Baja ${word}`, await priorityWithTarget('Pausada', 40 * 60));
+  await create(`Urgente ${word}`, await priorityWithTarget('Apremiante', 4 * 60));
 
   await page.goto('/general-tickets');
   await page.getByPlaceholder('Buscar...').fill(word);
