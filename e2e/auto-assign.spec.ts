@@ -130,7 +130,9 @@ test('a group assigns by Menor carga through a routing rule, and skips an agent 
   const firstName = group.members.find((m) => m.name.startsWith('Jorge'))!.name;
   const away = await pageOf(browser, 'mflores');
   await away.goto('/users-profile');
-  await away.getByRole('switch', { name: 'Estoy ausente' }).check();
+  // The switch turns on once the server has recorded the absence.
+  await away.getByRole('switch', { name: 'Estoy ausente' }).click();
+  await expect(away.getByRole('switch', { name: 'Estoy ausente' })).toBeChecked();
   await expect(away.getByText('Quedaste como ausente: no recibirás tickets automáticamente.')).toBeVisible();
   await expect(away.getByRole('banner').getByText('Ausente', { exact: true })).toBeVisible();
 
