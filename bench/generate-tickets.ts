@@ -16,6 +16,8 @@ import { withTicketDerivationsSuspended } from '../apps/api/src/db/ticket-deriva
 
 /** The demo's six users plus these make about 50. */
 const EXTRA_AGENTS = 44;
+/** The demo's groups plus enough of these make 20; every ticket belongs to one of them. */
+const GROUPS = 20;
 const YEARS = 3;
 
 /**
@@ -92,6 +94,22 @@ export async function generateTickets(database: Database, count: number, sqliteF
     catalog('priority_types'),
     catalog('difficulties'),
   ]);
+  const existingGroups = (await db.selectFrom('groups').select('name').execute()).length;
+  if (existingGroups < GROUPS)
+    await db
+      .insertInto('groups')
+      .values(
+        Array.from({ length: GROUPS - existingGroups }, (_, i) => ({
+          name: `Equipo de prueba ${i + 1}`,
+          status_id: 1,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  const groups = (await db.selectFrom('groups').select('id').orderBy('id').execute()).map((r) => r.id);
+  // A stream of its own, so the other columns stay as they were before tickets had groups.
+  const grouping = random(11);
   const statuses = await db.selectFrom('ticket_statuses').select(['id', 'stage']).execute();
   const byStage = (stage: string) => statuses.filter((s) => s.stage === stage);
   const [open, started, closed] = [byStage('open'), byStage('started'), byStage('closed')];
@@ -127,7 +145,7 @@ export async function generateTickets(database: Database, count: number, sqliteF
         assignee,
         createdAt,
         updatedAt,
-        null,
+        groups[Math.floor(grouping() * groups.length)]!,
       ];
     }
   }
