@@ -90,6 +90,13 @@ const newTicket = {
   status_id: 1,
 };
 
+/**
+ * The shipment the i-th bench-created ticket names, `per` tickets each: EMB-3… and above, which no
+ * generated ticket names (they stop at EMB-199999), different in every run (a kept database).
+ */
+const runStamp = Date.now() % 100_000;
+const benchShipment = (i: number, per = 1) => `EMB-${300_000 + ((runStamp * 7 + Math.floor(i / per)) % 700_000)}`;
+
 interface Endpoint {
   label: string;
   user: 'admin' | 'agente';
@@ -102,6 +109,8 @@ interface Endpoint {
   loadOnly?: boolean;
   /** Also measured under load with `Cache-Control: no-cache` (the database path of a kept answer). */
   fresh?: boolean;
+  /** The body of the i-th request under load, when each must differ (instead of `body`). */
+  bodyOf?: (i: number) => Record<string, unknown>;
 }
 
 /** The header that asks for an answer from the database, not from the server's memory. */
@@ -321,14 +330,22 @@ const endpoints: Endpoint[] = [
     autoAssignGroup: true,
   },
   {
-    // The same creation naming a shipment: extraction, the duplicate suggestion and its link.
-    // (EMB-999999 is named by no generated ticket.)
-    label: 'ticket creation naming a shipment (EMB-999999)',
+    // The same creation naming a shipment no other ticket names: what extracting references costs.
+    label: 'ticket creation naming a new shipment',
     user: 'admin',
     method: 'POST',
     url: '/api/tickets/create',
     loadOnly: true,
-    body: { ...newTicket, description: `${newTicket.description} embarque EMB-999999` },
+    bodyOf: (i) => ({ ...newTicket, description: `${newTicket.description} embarque ${benchShipment(i)}` }),
+  },
+  {
+    // Five tickets per shipment, as the generated ones: the fifth finds four open, linked and suggested.
+    label: 'ticket creation naming a shipment, five tickets each',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/tickets/create',
+    loadOnly: true,
+    bodyOf: (i) => ({ ...newTicket, description: `${newTicket.description} embarque ${benchShipment(i, 5)}` }),
   },
 ];
 
@@ -401,11 +418,16 @@ async function sequential(base: string, token: string | undefined, e: Request | 
 async function cannon(
   base: string,
   token: string | undefined,
-  e: Pick<Endpoint, 'method' | 'url' | 'body'>,
+  e: Pick<Endpoint, 'method' | 'url' | 'body' | 'bodyOf'>,
   seconds = cannonSeconds,
   { fresh = false } = {},
 ) {
+  let sent = 0;
+  const { bodyOf } = e;
   const result = await autocannon({
+    ...(bodyOf && {
+      requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(bodyOf(sent++)) }) }],
+    }),
     url: `${base}${e.url}`,
     method: e.method,
     connections: 10,

@@ -37,6 +37,13 @@ interface Deps {
 /** How many waiting tickets one freed capacity hands out at most in one transaction. */
 const MAX_DRAIN = 200;
 
+/** The member a group's mode picked: their name and the timeline's reason (`menor carga: 3 abiertos`). */
+export interface ChosenMember {
+  userId: number;
+  name: string;
+  reason: string;
+}
+
 /** Whether an absence (from, until) holds at `at`. */
 export const isAbsentAt = (u: { absent_from: string | null; absent_until: string | null }, at: number) =>
   u.absent_from !== null &&
@@ -106,24 +113,29 @@ export function createAutoAssigner({ database, groups, tickets, events, notifica
     return rotation.reduce((best, m) => (m.open < best.open ? m : best));
   }
 
+  /** The member the locked group's mode picks for its next ticket, with their name; null when it assigns nobody. */
+  async function choose(trx: Kysely<DB>, group: LockedGroup): Promise<ChosenMember | null> {
+    const mode = group.assignment_mode;
+    if (group.status_id !== RECORD_STATUS.active || mode === 'manual') return null;
+    const chosen = pick(mode, await available(trx, group));
+    if (!chosen) return null;
+    const name = (await tickets.userName(chosen.userId, trx)) ?? '';
+    return { userId: chosen.userId, name, reason: ASSIGNMENT_MSG.reason(mode, chosen.open) };
+  }
+
   /**
-   * Gives the ticket (unassigned, in the locked group's queue) to the member the mode picks:
-   * the assignment, Rotativa's place, the timeline entry with its reason and the assignee's
-   * notification, all in `trx`. Null when the group is manual or inactive, or nobody is available.
+   * What follows the chosen member's assignment of a ticket, in `trx`: Rotativa's place, the
+   * timeline entry with its reason and the assignee's notification.
    */
-  async function assignLocked(
+  async function recordChoice(
     trx: Kysely<DB>,
     group: LockedGroup,
     ticket: { id: number; created_by: number },
-  ): Promise<AutoAssignment | null> {
-    if (group.status_id !== RECORD_STATUS.active || group.assignment_mode === 'manual') return null;
-    const mode = group.assignment_mode;
-    const chosen = pick(mode, await available(trx, group));
-    if (!chosen) return null;
-    if (!(await tickets.assign(ticket.id, chosen.userId, null, trx))) return null;
+    chosen: ChosenMember,
+  ): Promise<AutoAssignment> {
     await trx.updateTable('groups').set({ last_assigned_user_id: chosen.userId }).where('id', '=', group.id).execute();
     group.last_assigned_user_id = chosen.userId;
-    const reason = ASSIGNMENT_MSG.reason(mode, chosen.open);
+    const { reason } = chosen;
     await events.record(
       [
         {
@@ -132,7 +144,7 @@ export function createAutoAssigner({ database, groups, tickets, events, notifica
           kind: 'auto_assigned',
           field: 'user_assigned_id',
           from: reason,
-          to: await tickets.userName(chosen.userId, trx),
+          to: chosen.name,
         },
       ],
       trx,
@@ -149,6 +161,21 @@ export function createAutoAssigner({ database, groups, tickets, events, notifica
       trx,
     );
     return { ticketId: ticket.id, groupId: group.id, assigneeId: chosen.userId, createdBy: ticket.created_by };
+  }
+
+  /**
+   * Gives an existing ticket (unassigned, in the locked group's queue) to the member the mode
+   * picks, in `trx`. Null when the group is manual or inactive, or nobody is available. (A new
+   * ticket is written with its assignee: `choose` before the insert, `recordChoice` after.)
+   */
+  async function assignLocked(
+    trx: Kysely<DB>,
+    group: LockedGroup,
+    ticket: { id: number; created_by: number },
+  ): Promise<AutoAssignment | null> {
+    const chosen = await choose(trx, group);
+    if (!chosen || !(await tickets.assign(ticket.id, chosen.userId, null, trx))) return null;
+    return recordChoice(trx, group, ticket, chosen);
   }
 
   /** Tells the creator, the assignee and the group's members (their queue shrank); after the commit. */
@@ -185,6 +212,8 @@ export function createAutoAssigner({ database, groups, tickets, events, notifica
   return {
     modeOf,
     lockGroup,
+    choose,
+    recordChoice,
     assignLocked,
     announce,
     drain,

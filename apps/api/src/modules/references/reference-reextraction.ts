@@ -48,12 +48,16 @@ export function createReferenceReextraction(database: Database, { batch = REEXTR
         .execute();
       const isDone = tickets.length < batch;
       if (tickets.length > 0) {
-        const last = tickets.at(-1)!.id;
+        // By the batch's ids, so the key is read (a range of ids would let SQLite read the
+        // whole type through the value index instead).
         await trx
           .deleteFrom('ticket_references')
+          .where(
+            'ticket_id',
+            'in',
+            tickets.map((t) => t.id),
+          )
           .where('type_id', '=', typeId)
-          .where('ticket_id', '>', after)
-          .where('ticket_id', '<=', last)
           .execute();
         if (type.status_id === RECORD_STATUS.active) {
           const compiled = [compileReferenceType(type)];

@@ -242,7 +242,9 @@ export function createTicketListRepository(
   function ticketsQuery(selection: TicketSelection, search: ResolvedSearch, { walk = false, needsRow = true } = {}) {
     const conditions = conditionsOf(selection);
     const words = search.kind === 'words' ? search : null;
-    const viaIndex = !walk && (words !== null || conditions.some((c) => c.tokens));
+    // A recent window (the Kanban's closed columns) is narrower than any attribute: its rows are
+    // read through `(status_id, updated_at)` rather than every posting of the status.
+    const viaIndex = !walk && (words !== null || (!selection.updatedSince && conditions.some((c) => c.tokens)));
     const groups = viaIndex ? conditions.flatMap((c) => (c.tokens ? [c.tokens] : [])) : [];
     const onRow = viaIndex ? conditions.filter((c) => !c.tokens) : conditions;
     const isFts = dialect === 'sqlite' && viaIndex;
@@ -250,7 +252,7 @@ export function createTicketListRepository(
     const col = (column: keyof TicketsTable) => sql.raw(walk && dialect === 'sqlite' ? `+t.${column}` : `t.${column}`);
     const id = sql.ref<number>(isFts ? 'f.rowid' : 't.id');
     const fts = db.selectFrom(sql<{ rowid: number }>`${ftsRows(ftsMatch(groups, words), search.hasQueued)}`.as('f'));
-    const atRiskIndex = walk && dialect === 'sqlite' ? sqliteAtRiskIndex(selection) : null;
+    const atRiskIndex = walk && dialect === 'sqlite' ? atRiskIndexOf(selection) : null;
     const rows = atRiskIndex
       ? db.selectFrom(sql`tickets as t indexed by ${sql.raw(atRiskIndex)}` as unknown as 'tickets as t')
       : db.selectFrom('tickets as t');
@@ -289,13 +291,13 @@ export function createTicketListRepository(
   }
 
   /**
-   * SQLite: the partial index of 0035 that holds a walk's order, when the list is 'Por vencer o
+   * The partial index of 0035 that holds a walk's order, when the list is 'Por vencer o
    * vencidos' sorted by a due date. Without statistics SQLite prefers looking the states up in
-   * `tickets_sla_state_due_idx` and sorting every match (hundreds of thousands), so the walk
+   * `tickets_sla_state_due_idx` and sorting every match (hundreds of thousands), so its walk
    * names the index (PostgreSQL picks it by itself). Its condition is the list's own, written
    * as the index's (conditionsOf), so the index is always usable.
    */
-  function sqliteAtRiskIndex(selection: TicketSelection): string | null {
+  function atRiskIndexOf(selection: TicketSelection): string | null {
     const wanted = selection.filters?.sla_state ?? [];
     if (slaStates.filter((state) => wanted.includes(state)).join() !== 'at_risk,breached') return null;
     const { column } = sortOf(selection);
@@ -435,7 +437,10 @@ export function createTicketListRepository(
     offset: number,
   ) {
     const isColumnSort = sortOf(selection).column !== 'id';
-    const isNear = matches === null || (matches > 0 && ((offset + limit) * (await lastId())) / matches <= WALK_ROWS);
+    // Walking the at-risk index with no other condition reads the page's rows and no others.
+    const isOnlyAtRisk = conditionsOf(selection).length === 1 && atRiskIndexOf(selection) !== null;
+    const isNear =
+      matches === null || isOnlyAtRisk || (matches > 0 && ((offset + limit) * (await lastId())) / matches <= WALK_ROWS);
     // A search (words, a reference) reads its few matches and sorts them, rather than walk an order.
     const walk = isNear && isColumnSort && search.kind !== 'words' && search.kind !== 'reference';
     const { query, id } = ticketsQuery(selection, search, { walk, needsRow: isColumnSort });

@@ -188,11 +188,14 @@ export function createTicketsRepository(
         sla,
         trx,
         alsoWrite,
+        assignee,
       }: {
         now?: string;
         sla?: TicketSla;
-        /** The caller's transaction (an automatic assignment follows the creation in it). */
+        /** The caller's transaction (an automatic assignment is recorded with the creation in it). */
         trx?: Kysely<DB>;
+        /** The member a group's automatic assignment chose: the ticket is written assigned to them. */
+        assignee?: { id: number; name: string };
         /** More writes of the creation, in its transaction, once the ticket has its id (its references). */
         alsoWrite?: (ticketId: number, trx: Kysely<DB>) => Promise<void>;
       } = {},
@@ -229,7 +232,7 @@ export function createTicketsRepository(
               sla_paused_at, sla_state)
             select ${values.name}::text, ${values.description}::text, ${v('area_id')}, ${v('project_id')},
               ${v('category_id')}, ${v('priority_type_id')}, ${v('difficulty_id')}, ${v('status_id')}, ${v('group_id')},
-              ${stageOfStatus(values.status_id)}, ${createdBy}::int, null, ${now}::timestamptz, ${now}::timestamptz,
+              ${stageOfStatus(values.status_id)}, ${createdBy}::int, ${assignee?.id ?? null}::int, ${now}::timestamptz, ${now}::timestamptz,
               ${s?.sla_policy_id ?? null}::int, ${s?.first_response_due_at ?? null}::timestamptz,
               ${s?.resolution_due_at ?? null}::timestamptz, ${s?.sla_at_risk_at ?? null}::timestamptz,
               ${s?.resolved_at ?? null}::timestamptz, ${s?.sla_paused_at ?? null}::timestamptz,
@@ -276,7 +279,7 @@ export function createTicketsRepository(
               ...values,
               stage: stageOfStatus(values.status_id),
               created_by: createdBy,
-              user_assigned_id: null,
+              user_assigned_id: assignee?.id ?? null,
               created_at: now,
               updated_at: now,
               ...sla,
@@ -304,7 +307,7 @@ export function createTicketsRepository(
           category: names.category_id,
           difficulty: names.difficulty_id,
           creator: names.created_by,
-          assignee: '',
+          assignee: assignee?.name ?? '',
           group: names.group_id ?? '',
         }),
       };

@@ -50,7 +50,10 @@ interface Deps {
   /** Whether a parent about to close still has open children; a new ticket's automatic links. */
   links: Pick<TicketLinksRepository, 'openChildren' | 'lock' | 'insert'>;
   /** Automatic assignment of the tickets entering a group's queue (Rotativa, Menor carga). */
-  autoAssign: Pick<AutoAssigner, 'modeOf' | 'lockGroup' | 'assignLocked' | 'announce' | 'freed'>;
+  autoAssign: Pick<
+    AutoAssigner,
+    'modeOf' | 'lockGroup' | 'choose' | 'recordChoice' | 'assignLocked' | 'announce' | 'freed'
+  >;
   /** The logistics references of the ticket's text, written with every write of it. */
   references: Pick<ReferencesRepository, 'extract' | 'insert' | 'replace' | 'openSharing' | 'ofTicket' | 'types'>;
 }
@@ -359,9 +362,14 @@ export function createTicketsService({
       const result = !isAutomatic
         ? await tickets.create(values, actor.id, options)
         : await database.db.transaction().execute(async (trx) => {
+            // The member is chosen before the insert, so the ticket is written assigned.
             const group = await autoAssign.lockGroup(trx, groupId);
-            const created = await tickets.create(values, actor.id, { ...options, trx });
-            if (group && 'ticket' in created) auto.assigned = await autoAssign.assignLocked(trx, group, created.ticket);
+            const chosen = group ? await autoAssign.choose(trx, group) : null;
+            const assignee = chosen ? { id: chosen.userId, name: chosen.name } : undefined;
+            const created = await tickets.create(values, actor.id, { ...options, trx, assignee });
+            if (group && chosen && 'ticket' in created) {
+              auto.assigned = await autoAssign.recordChoice(trx, group, created.ticket, chosen);
+            }
             return created;
           });
       if ('missing' in result) throw validationFailed(referenceErrors(result.missing, values));
@@ -378,7 +386,7 @@ export function createTicketsService({
       }
       const possibleDuplicate =
         linked.length > 0 ? await possibleDuplicateOf({ id: ticket.id, stage: ticket.status_tickets.stage }) : null;
-      return { ...(auto.assigned ? await load(ticket.id) : ticket), possible_duplicate: possibleDuplicate };
+      return { ...ticket, possible_duplicate: possibleDuplicate };
     },
 
     /**
