@@ -91,11 +91,14 @@ const newTicket = {
 };
 
 /**
- * The shipment the i-th bench-created ticket names, `per` tickets each: EMB-3… and above, which no
- * generated ticket names (they stop at EMB-199999), different in every run (a kept database).
+ * Bodies naming shipments, `per` requests each: EMB-3… and above, which no generated ticket names
+ * (they stop at EMB-199999), different in every run (a kept database).
  */
 const runStamp = Date.now() % 100_000;
-const benchShipment = (i: number, per = 1) => `EMB-${300_000 + ((runStamp * 7 + Math.floor(i / per)) % 700_000)}`;
+function shipments(body: (shipment: string) => Record<string, unknown>, per = 1) {
+  let sent = 0;
+  return () => body(`EMB-${300_000 + ((runStamp * 7 + Math.floor(sent++ / per)) % 700_000)}`);
+}
 
 interface Endpoint {
   label: string;
@@ -105,12 +108,11 @@ interface Endpoint {
   body?: Record<string, unknown>;
   /** Its tickets go to the group `autoAssignGroup` sets up (Menor carga, five members). */
   autoAssignGroup?: boolean;
-  /** Skipped one at a time (writes are measured only under load). */
-  loadOnly?: boolean;
+
   /** Also measured under load with `Cache-Control: no-cache` (the database path of a kept answer). */
   fresh?: boolean;
-  /** The body of the i-th request under load, when each must differ (instead of `body`). */
-  bodyOf?: (i: number) => Record<string, unknown>;
+  /** The body of each next request, when each must differ (instead of `body`). */
+  nextBody?: () => Record<string, unknown>;
 }
 
 /** The header that asks for an answer from the database, not from the server's memory. */
@@ -316,7 +318,6 @@ const endpoints: Endpoint[] = [
     user: 'admin',
     method: 'POST',
     url: '/api/tickets/create',
-    loadOnly: true,
     body: newTicket,
   },
   {
@@ -325,7 +326,6 @@ const endpoints: Endpoint[] = [
     user: 'admin',
     method: 'POST',
     url: '/api/tickets/create',
-    loadOnly: true,
     body: newTicket,
     autoAssignGroup: true,
   },
@@ -335,8 +335,7 @@ const endpoints: Endpoint[] = [
     user: 'admin',
     method: 'POST',
     url: '/api/tickets/create',
-    loadOnly: true,
-    bodyOf: (i) => ({ ...newTicket, description: `${newTicket.description} embarque ${benchShipment(i)}` }),
+    nextBody: shipments((n) => ({ ...newTicket, description: `${newTicket.description} embarque ${n}` })),
   },
   {
     // Five tickets per shipment, as the generated ones: the fifth finds four open, linked and suggested.
@@ -344,8 +343,7 @@ const endpoints: Endpoint[] = [
     user: 'admin',
     method: 'POST',
     url: '/api/tickets/create',
-    loadOnly: true,
-    bodyOf: (i) => ({ ...newTicket, description: `${newTicket.description} embarque ${benchShipment(i, 5)}` }),
+    nextBody: shipments((n) => ({ ...newTicket, description: `${newTicket.description} embarque ${n}` }), 5),
   },
 ];
 
@@ -402,8 +400,12 @@ type Request = Pick<Endpoint, 'method' | 'url' | 'body'>;
  * Sequential requests from the database (`no-cache`): each sample is the time one person waits.
  * A function gives the i-th request (writes that must differ from one another).
  */
-async function sequential(base: string, token: string | undefined, e: Request | ((i: number) => Request)) {
-  const request = typeof e === 'function' ? e : () => e;
+async function sequential(
+  base: string,
+  token: string | undefined,
+  e: (Request & Pick<Endpoint, 'nextBody'>) | ((i: number) => Request),
+) {
+  const request = typeof e === 'function' ? e : () => (e.nextBody ? { ...e, body: e.nextBody() } : e);
   for (let i = 0; i < 20; i++) await send(base, token, request(i)); // warm-up: JIT, caches, pool
   const samples: number[] = [];
   for (let i = 0; i < requestCount; i++) {
@@ -418,15 +420,14 @@ async function sequential(base: string, token: string | undefined, e: Request | 
 async function cannon(
   base: string,
   token: string | undefined,
-  e: Pick<Endpoint, 'method' | 'url' | 'body' | 'bodyOf'>,
+  e: Pick<Endpoint, 'method' | 'url' | 'body' | 'nextBody'>,
   seconds = cannonSeconds,
   { fresh = false } = {},
 ) {
-  let sent = 0;
-  const { bodyOf } = e;
+  const { nextBody } = e;
   const result = await autocannon({
-    ...(bodyOf && {
-      requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(bodyOf(sent++)) }) }],
+    ...(nextBody && {
+      requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(nextBody()) }) }],
     }),
     url: `${base}${e.url}`,
     method: e.method,
@@ -708,18 +709,17 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
         ? { ...listed, body: { ...listed.body, group_id: await autoAssignGroup(base, tokens.admin) } }
         : listed;
       const token = e.url === '/api/healthz' ? undefined : tokens[e.user];
-      const seq = e.loadOnly ? undefined : await sequential(base, token, e);
-      // The sequential run warms the others up (JIT, caches, pool); a load-only endpoint gets a second of load.
-      if (e.loadOnly) await cannon(base, token, e, 1);
+      // The sequential run warms the load up (JIT, caches, pool).
+      const seq = await sequential(base, token, e);
       const cpuBefore = cpuMs(server.pid!);
       const load = await cannon(base, token, e);
       const cpuPerRequest = (cpuMs(server.pid!) - cpuBefore) / Math.max(1, load.requests);
       const row: Row = {
         dialect,
         endpoint: e.label,
-        'p50 ms': seq ? ms(seq.p50) : '',
-        'p95 ms': seq ? ms(seq.p95) : '',
-        'p99 ms': seq ? ms(seq.p99) : '',
+        'p50 ms': ms(seq.p50),
+        'p95 ms': ms(seq.p95),
+        'p99 ms': ms(seq.p99),
         'req/s (10 conn)': Math.round(load.rps),
         '% of bare': `${((100 * load.rps) / bareRps.get(dialect)!).toFixed(1)}%`,
         'server CPU ms/req': cpuPerRequest.toFixed(2),

@@ -123,6 +123,20 @@ describe.each(dialects)('automatic assignment on %s', (dialect) => {
     expect((await newTicket(manual)).user_assigned_id).toBeNull();
   });
 
+  it('keeps Rotativa’s place apart from the catalogue: an automatic assignment announces no catalogue change', async () => {
+    const members = [await newAgent('apart.uno'), await newAgent('apart.dos')];
+    const group = await newGroup('round_robin', members);
+    const kinds: string[] = [];
+    const stop = t.services.bus.onInvalidate(({ kind }) => kinds.push(kind));
+    try {
+      const got = [(await newTicket(group)).user_assigned_id, (await newTicket(group)).user_assigned_id];
+      expect(got).toEqual(members);
+    } finally {
+      stop();
+    }
+    expect(kinds).not.toContain('catalogs');
+  });
+
   it('keeps a ticket queued when every member is at the cap and assigns it, oldest first, when one frees capacity', async () => {
     const [a, b] = [await newAgent('tope.a'), await newAgent('tope.b')];
     const group = await newGroup('round_robin', [a, b], 2);

@@ -33,6 +33,7 @@ import * as slaAlertsAndReport from './migrations/0032-sla-alerts-and-report.ts'
 import * as mailInAndOutboxScreen from './migrations/0033-mail-in-and-outbox-screen.ts';
 import * as logisticsReferences from './migrations/0034-logistics-references.ts';
 import * as slaDueSorts from './migrations/0035-sla-due-sorts.ts';
+import * as groupRotationApart from './migrations/0036-group-rotation-apart.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -71,6 +72,7 @@ const migrations: Record<string, DialectMigration> = {
   '0033-mail-in-and-outbox-screen': mailInAndOutboxScreen,
   '0034-logistics-references': logisticsReferences,
   '0035-sla-due-sorts': slaDueSorts,
+  '0036-group-rotation-apart': groupRotationApart,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -28,7 +28,11 @@ interface NamedCatalogTable {
 export interface GroupsTable extends NamedCatalogTable {
   assignment_mode: ColumnType<AssignmentMode, AssignmentMode | undefined, AssignmentMode>;
   assignment_cap: number | null;
-  /** Rotativa's place: the member who got the group's last automatic assignment. */
+}
+
+/** Rotativa's place: the member who got the group's last automatic assignment (kept apart from the catalogue). */
+export interface GroupRotationsTable {
+  group_id: number;
   last_assigned_user_id: number | null;
 }
 
@@ -450,6 +454,7 @@ export interface DB {
   projects: NamedCatalogTable;
   difficulties: NamedCatalogTable;
   groups: GroupsTable;
+  group_rotations: GroupRotationsTable;
   group_members: GroupMembersTable;
   routing_rules: RoutingRulesTable;
   priority_types: NamedCatalogTable;

@@ -80,13 +80,24 @@ export function createAutoAssigner({ database, groups, tickets, events, notifica
     return row && row.status_id === RECORD_STATUS.active ? row.assignment_mode : 'manual';
   }
 
-  /** Locks the group row for this transaction's decisions (PostgreSQL); null if it does not exist. */
+  /**
+   * Locks the group row for this transaction's decisions (PostgreSQL); undefined if it does not
+   * exist. Rotativa's place is read after the lock, by a statement of its own, so it sees what
+   * the previous holder committed.
+   */
   async function lockGroup(trx: Kysely<DB>, groupId: number): Promise<LockedGroup | undefined> {
     const q = trx
       .selectFrom('groups')
-      .select(['id', 'status_id', 'assignment_mode', 'assignment_cap', 'last_assigned_user_id'])
+      .select(['id', 'status_id', 'assignment_mode', 'assignment_cap'])
       .where('id', '=', groupId);
-    return (database.dialect === 'postgres' ? q.forNoKeyUpdate() : q).executeTakeFirst();
+    const group = await (database.dialect === 'postgres' ? q.forNoKeyUpdate() : q).executeTakeFirst();
+    if (!group) return undefined;
+    const rotation = await trx
+      .selectFrom('group_rotations')
+      .select('last_assigned_user_id')
+      .where('group_id', '=', groupId)
+      .executeTakeFirst();
+    return { ...group, last_assigned_user_id: rotation?.last_assigned_user_id ?? null };
   }
 
   /** The available members with their open tickets, in rotation order (after the last one given a ticket). */
@@ -133,7 +144,11 @@ export function createAutoAssigner({ database, groups, tickets, events, notifica
     ticket: { id: number; created_by: number },
     chosen: ChosenMember,
   ): Promise<AutoAssignment> {
-    await trx.updateTable('groups').set({ last_assigned_user_id: chosen.userId }).where('id', '=', group.id).execute();
+    await trx
+      .insertInto('group_rotations')
+      .values({ group_id: group.id, last_assigned_user_id: chosen.userId })
+      .onConflict((oc) => oc.column('group_id').doUpdateSet({ last_assigned_user_id: chosen.userId }))
+      .execute();
     group.last_assigned_user_id = chosen.userId;
     const { reason } = chosen;
     await events.record(
