@@ -434,7 +434,7 @@ async function cannon(
     connections: 10,
     duration: seconds,
     headers: {
-      ...(e.body ? { 'content-type': 'application/json' } : {}),
+      ...(e.body || nextBody ? { 'content-type': 'application/json' } : {}),
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...(fresh ? NO_CACHE : {}),
     },
