@@ -27,7 +27,7 @@ export interface LockedGroup {
 interface Deps {
   database: Database;
   groups: GroupsRepository;
-  tickets: Pick<TicketsRepository, 'assign' | 'userName'>;
+  tickets: Pick<TicketsRepository, 'assign'>;
   events: TicketEventsRepository;
   notifications: Pick<NotificationsService, 'notify' | 'ticketChanged'>;
   /** The clock (ms): absences are compared with it. */
@@ -101,24 +101,18 @@ export function createAutoAssigner({ database, groups, tickets, events, notifica
   }
 
   /** The available members with their open tickets, in rotation order (after the last one given a ticket). */
-  async function available(trx: Kysely<DB>, group: LockedGroup): Promise<{ userId: number; open: number }[]> {
+  async function available(trx: Kysely<DB>, group: LockedGroup) {
     const at = now();
-    const members = (await groups.assignableMembers(group.id, trx)).filter((m) => !isAbsentAt(m, at));
-    if (members.length === 0) return [];
-    const loads = await groups.openLoads(
-      members.map((m) => m.user_id),
-      trx,
-    );
     const cap = group.assignment_cap;
-    const open = members
-      .map((m) => ({ userId: m.user_id, open: loads.get(m.user_id) ?? 0 }))
-      .filter((m) => cap === null || m.open < cap);
+    const open = (await groups.assignableMembers(group.id, trx))
+      .filter((m) => !isAbsentAt(m, at) && (cap === null || m.open < cap))
+      .map((m) => ({ userId: m.user_id, open: m.open, name: m.full_name }));
     const last = group.last_assigned_user_id ?? 0;
     return [...open.filter((m) => m.userId > last), ...open.filter((m) => m.userId <= last)];
   }
 
   /** The member the mode picks, or null when nobody is available. */
-  function pick(mode: AssignmentMode, rotation: { userId: number; open: number }[]) {
+  function pick<M extends { open: number }>(mode: AssignmentMode, rotation: M[]): M | null {
     if (rotation.length === 0) return null;
     if (mode === 'round_robin') return rotation[0]!;
     return rotation.reduce((best, m) => (m.open < best.open ? m : best));
@@ -130,8 +124,7 @@ export function createAutoAssigner({ database, groups, tickets, events, notifica
     if (group.status_id !== RECORD_STATUS.active || mode === 'manual') return null;
     const chosen = pick(mode, await available(trx, group));
     if (!chosen) return null;
-    const name = (await tickets.userName(chosen.userId, trx)) ?? '';
-    return { userId: chosen.userId, name, reason: ASSIGNMENT_MSG.reason(mode, chosen.open) };
+    return { userId: chosen.userId, name: chosen.name, reason: ASSIGNMENT_MSG.reason(mode, chosen.open) };
   }
 
   /**

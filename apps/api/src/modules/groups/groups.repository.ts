@@ -149,17 +149,33 @@ export function createGroupsRepository(database: Database) {
     },
 
     /** The members who may receive tickets: active users of an active role, by id, with their absence. */
-    assignableMembers(groupId: number, trx: Kysely<DB> = db) {
-      return trx
+    /**
+     * The group's members who may be given tickets (active users of active roles), in user id
+     * order, each with their absence, their name as the timeline writes it and their open
+     * assigned tickets from the counters: one statement, read after the group's lock.
+     */
+    async assignableMembers(groupId: number, trx: Kysely<DB> = db) {
+      const rows = await trx
         .selectFrom('group_members as m')
         .innerJoin('users as u', 'u.id', 'm.user_id')
         .innerJoin('roles as r', 'r.id', 'u.role_id')
         .select(['m.user_id', 'u.absent_from', 'u.absent_until'])
+        .select(sql<string>`u.name || ' ' || u.last_name`.as('full_name'))
+        .select((eb) =>
+          eb
+            .selectFrom('ticket_counts as c')
+            .select((inner) => inner.fn.sum<number | string>('c.n').as('n'))
+            .whereRef('c.user_id', '=', 'm.user_id')
+            .where('c.kind', '=', COUNT_KIND.assigned)
+            .where('c.stage', '<>', 'closed')
+            .as('open'),
+        )
         .where('m.group_id', '=', groupId)
         .where('u.status_id', '=', RECORD_STATUS.active)
         .where('r.status_id', '=', RECORD_STATUS.active)
         .orderBy('m.user_id')
         .execute();
+      return rows.map((r) => ({ ...r, open: Number(r.open ?? 0) }));
     },
 
     /** Each user's open (not closed) assigned tickets, from the counters; a user without any is left out. */
