@@ -112,3 +112,25 @@ test('saves a view of a list, finds it in the sidebar after a reload, opens it f
   await expect(viewLink(page, renamed)).toHaveCount(0);
   expect((await request.get(`/api/views/${viewId}`, { headers })).status()).toBe(404);
 });
+
+test('saves a view of the board and opens it again from the sidebar with its filters', async ({ page }) => {
+  await signInQuickly(page, 'admin');
+  await page.goto('/kanban?priority=4&mine=1');
+  await expect(page.getByRole('button', { name: 'Guardar vista' })).toBeVisible({ timeout: SLOW });
+  const name = `Tablero urgente ${uniqueLetters()}`;
+  await page.getByRole('button', { name: 'Guardar vista' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Guardar vista' });
+  await dialog.getByLabel(/^Nombre de la vista/).fill(name);
+  await dialog.getByRole('button', { name: 'Guardar' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(/\/kanban\?.*view=\d+/);
+  await expect(page.getByRole('region', { name: `Vista guardada ${name}` })).toBeVisible();
+
+  // From a clean board, the sidebar's entry brings the board back with the view's filters.
+  await page.goto('/kanban');
+  await expect(page.getByRole('switch', { name: 'Mis tickets' })).not.toBeChecked({ timeout: SLOW });
+  await viewLink(page, name).click();
+  await expect(page).toHaveURL(/\/kanban\?.*priority=4/, { timeout: SLOW });
+  await expect(page.getByRole('switch', { name: 'Mis tickets' })).toBeChecked({ timeout: SLOW });
+  await expect(page.getByRole('region', { name: `Vista guardada ${name}` })).toBeVisible();
+});

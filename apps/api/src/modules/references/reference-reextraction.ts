@@ -8,7 +8,7 @@ import type { DB } from '../../db/schema.ts';
  * replace that type's references, move the cursor): on SQLite it holds the one connection, on
  * PostgreSQL it locks the batch's rows, so a ticket write waits at most one step (a few ms).
  */
-export const REEXTRACT_BATCH = 500;
+export const REEXTRACT_BATCH = 200;
 
 /** A step found the cursor moved by someone else (a new change of pattern, another process): undone. */
 class CursorMoved extends Error {}
