@@ -8,7 +8,7 @@ import {
 } from '@portal/contract';
 import type { Database } from '../../db/database.ts';
 import type { Executor } from '../notifications/notifications.repository.ts';
-import type { MailOutboxRepository } from './mail-outbox.repository.ts';
+import type { MailOutboxRepository, NewOutboxMail } from './mail-outbox.repository.ts';
 import { nextDigestAt, type TicketMail } from './ticket-mail.ts';
 
 export interface TicketMailEvent {
@@ -40,68 +40,81 @@ export function createMailNotifier({ database, outbox, ticketMail }: Deps) {
   let onCommitted: (() => void) | undefined;
 
   return {
-    async channelOf(userId: number, event: NotificationEvent, executor: Executor = database.db) {
-      const row = await executor
+    /** Each request's channel: the person's choice for the event, else the event's default; one read. */
+    async channelsOf(
+      requests: readonly { userId: number; event: NotificationEvent }[],
+      executor: Executor = database.db,
+    ): Promise<NotificationChannel[]> {
+      if (requests.length === 0) return [];
+      const rows = await executor
         .selectFrom('notification_preferences')
-        .select('channel')
-        .where('user_id', '=', userId)
-        .where('event', '=', event)
-        .executeTakeFirst();
-      return (row?.channel ?? DEFAULT_NOTIFICATION_CHANNELS[event]) satisfies NotificationChannel;
+        .select(['user_id', 'event', 'channel'])
+        .where('user_id', 'in', [...new Set(requests.map((r) => r.userId))])
+        .execute();
+      const chosen = new Map(rows.map((r) => [`${r.user_id}:${r.event}`, r.channel as NotificationChannel]));
+      return requests.map((r) => chosen.get(`${r.userId}:${r.event}`) ?? DEFAULT_NOTIFICATION_CHANNELS[r.event]);
     },
 
-    /** Writes the event's mail for its recipient (an active user with an address); false when none is due. */
-    async enqueue(input: TicketMailEvent, executor: Executor): Promise<boolean> {
-      const [recipient, actor, ticket, rhythm] = await Promise.all([
+    /**
+     * Writes each event's mail for its recipient (an active user with an address; an immediate
+     * mail, or a line of their next digest), reading the people, tickets and rhythms once for all
+     * of them. Answers how many were written.
+     */
+    async enqueueMany(inputs: readonly TicketMailEvent[], executor: Executor): Promise<number> {
+      if (inputs.length === 0) return 0;
+      const people = [...new Set(inputs.flatMap((i) => [i.recipientId, ...(i.actorId === null ? [] : [i.actorId])]))];
+      const recipients = [...new Set(inputs.map((i) => i.recipientId))];
+      const [users, tickets, rhythms] = await Promise.all([
         executor
           .selectFrom('users')
-          .select(['id', 'name', 'email', 'status_id'])
-          .where('id', '=', input.recipientId)
-          .executeTakeFirst(),
-        input.actorId === null
-          ? undefined
-          : executor
-              .selectFrom('users')
-              .select(['name', 'last_name'])
-              .where('id', '=', input.actorId)
-              .executeTakeFirst(),
-        executor.selectFrom('tickets').select(['id', 'name']).where('id', '=', input.ticketId).executeTakeFirst(),
+          .select(['id', 'name', 'last_name', 'email', 'status_id'])
+          .where('id', 'in', people)
+          .execute(),
+        executor
+          .selectFrom('tickets')
+          .select(['id', 'name'])
+          .where('id', 'in', [...new Set(inputs.map((i) => i.ticketId))])
+          .execute(),
         executor
           .selectFrom('notification_rhythms')
-          .select('rhythm')
-          .where('user_id', '=', input.recipientId)
-          .executeTakeFirst(),
+          .select(['user_id', 'rhythm'])
+          .where('user_id', 'in', recipients)
+          .execute(),
       ]);
-      if (!recipient || recipient.status_id !== RECORD_STATUS.active || !recipient.email || !ticket) return false;
-      const content = {
-        ticketId: ticket.id,
-        ticketName: ticket.name,
-        recipientName: recipient.name,
-        message: input.message,
-        actorName: actor ? `${actor.name} ${actor.last_name}` : null,
-        detail: input.detail,
-      };
-      if (rhythm && rhythm.rhythm !== 'immediate') {
-        // A line of the person's next digest, gathered with the others when it is due.
-        const line = ticketMail.digestLine(content);
-        await outbox.enqueue(
-          {
+      const userOf = new Map(users.map((u) => [u.id, u]));
+      const ticketOf = new Map(tickets.map((t) => [t.id, t]));
+      const rhythmOf = new Map(rhythms.map((r) => [r.user_id, r.rhythm]));
+      const mails: NewOutboxMail[] = [];
+      for (const input of inputs) {
+        const recipient = userOf.get(input.recipientId);
+        const ticket = ticketOf.get(input.ticketId);
+        if (!recipient || recipient.status_id !== RECORD_STATUS.active || !recipient.email || !ticket) continue;
+        const actor = input.actorId === null ? undefined : userOf.get(input.actorId);
+        const content = {
+          ticketId: ticket.id,
+          ticketName: ticket.name,
+          recipientName: recipient.name,
+          message: input.message,
+          actorName: actor ? `${actor.name} ${actor.last_name}` : null,
+          detail: input.detail,
+        };
+        const rhythm = rhythmOf.get(recipient.id);
+        if (rhythm && rhythm !== 'immediate') {
+          // A line of the person's next digest, gathered with the others when it is due.
+          mails.push({
             userId: recipient.id,
             ticketId: ticket.id,
             to: recipient.email,
-            ...line,
+            ...ticketMail.digestLine(content),
             messageId: `<line.${randomUUID()}@${ticketMail.domain}>`,
             headers: { inReplyTo: '', references: '', listUnsubscribe: '' },
             digest: true,
-            notBefore: nextDigestAt(rhythm.rhythm, new Date(), DEFAULT_TIME_ZONE).toISOString(),
-          },
-          executor,
-        );
-        return true;
-      }
-      const mail = ticketMail.compose(content);
-      await outbox.enqueue(
-        {
+            notBefore: nextDigestAt(rhythm, new Date(), DEFAULT_TIME_ZONE).toISOString(),
+          });
+          continue;
+        }
+        const mail = ticketMail.compose(content);
+        mails.push({
           userId: recipient.id,
           ticketId: ticket.id,
           to: recipient.email,
@@ -110,11 +123,11 @@ export function createMailNotifier({ database, outbox, ticketMail }: Deps) {
           html: mail.html,
           messageId: mail.messageId,
           headers: mail.headers,
-        },
-        executor,
-      );
-      wrote = true;
-      return true;
+        });
+        wrote = true;
+      }
+      await outbox.enqueueMany(mails, executor);
+      return mails.length;
     },
 
     committed() {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { MailStatus } from '@portal/contract';
 import { nowIso, type Database } from '../../db/database.ts';
 import { countRows, paginate, type Paging } from '../../db/paging.ts';
@@ -30,6 +30,24 @@ export type DigestComposer = (
   lines: { text: string; html: string }[],
 ) => { subject: string; text: string; html: string; messageId: string; headers: MailHeaders };
 
+/** Mails per insert statement (within both databases' limits on bound values). */
+const ENQUEUE_CHUNK = 100;
+
+/** A mail's row as it enters the outbox. */
+const rowOf = (mail: NewOutboxMail, now: string): Insertable<MailOutboxTable> => ({
+  user_id: mail.userId,
+  ticket_id: mail.ticketId,
+  to_address: mail.to,
+  subject: mail.subject,
+  text_body: mail.text,
+  html_body: mail.html,
+  message_id: mail.messageId,
+  headers: JSON.stringify(mail.headers),
+  status: mail.digest ? 'digest' : 'pending',
+  next_attempt_at: mail.notBefore ?? now,
+  created_at: now,
+});
+
 const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 /**
@@ -47,25 +65,23 @@ export function createMailOutboxRepository(database: Database) {
 
   return {
     async enqueue(mail: NewOutboxMail, executor: Executor = db): Promise<number> {
-      const now = nowIso();
       const row = await executor
         .insertInto('mail_outbox')
-        .values({
-          user_id: mail.userId,
-          ticket_id: mail.ticketId,
-          to_address: mail.to,
-          subject: mail.subject,
-          text_body: mail.text,
-          html_body: mail.html,
-          message_id: mail.messageId,
-          headers: JSON.stringify(mail.headers),
-          status: mail.digest ? 'digest' : 'pending',
-          next_attempt_at: mail.notBefore ?? now,
-          created_at: now,
-        })
+        .values(rowOf(mail, nowIso()))
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;
+    },
+
+    /** Several mails at once (one event's recipients, a sweep's alerts). */
+    async enqueueMany(mails: readonly NewOutboxMail[], executor: Executor = db): Promise<void> {
+      const now = nowIso();
+      for (let i = 0; i < mails.length; i += ENQUEUE_CHUNK) {
+        await executor
+          .insertInto('mail_outbox')
+          .values(mails.slice(i, i + ENQUEUE_CHUNK).map((mail) => rowOf(mail, now)))
+          .execute();
+      }
     },
 
     /** Claims up to `limit` due mails (and those whose worker's lease ran out) for `leaseMs`. */

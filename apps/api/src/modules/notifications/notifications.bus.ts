@@ -94,7 +94,7 @@ export interface NotificationBus {
    * transaction, the announcement takes effect only once it commits; a
    * rolled-back write announces nothing.
    */
-  signal(userId: number, executor: Executor): Promise<void>;
+  signal(userIds: readonly number[], executor: Executor): Promise<void>;
   /** Calls `listener` whenever `userId` may have new notifications, and after a reconnection (signals may have been lost). */
   subscribe(userId: number, listener: () => void): () => void;
   /**
@@ -208,8 +208,10 @@ function createLocalBus(): NotificationBus {
   const invalidations = createInvalidationListeners();
   const ticketListeners = createTicketListeners();
   return {
-    async signal(userId) {
-      setImmediate(() => listeners.notify(userId));
+    async signal(userIds) {
+      setImmediate(() => {
+        for (const userId of userIds) listeners.notify(userId);
+      });
     },
     subscribe: (userId, listener) => listeners.add(userId, listener),
     onInvalidate: (listener) => invalidations.add(listener),
@@ -350,8 +352,8 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
   }
 
   return {
-    async signal(userId, executor) {
-      await pgNotify(executor, NOTIFY_CHANNEL, String(userId));
+    async signal(userIds, executor) {
+      await pgNotify(executor, NOTIFY_CHANNEL, userIds.map(String));
     },
     subscribe: (userId, listener) => listeners.add(userId, listener),
     onInvalidate: (listener) => invalidations.add(listener),

@@ -24,8 +24,9 @@ const columns = [
 ] as const;
 
 /** Sends a PostgreSQL NOTIFY through `executor`: inside a transaction it is delivered when that commits. */
-export async function pgNotify(executor: Executor, channel: string, payload: string): Promise<void> {
-  await sql`select pg_notify(${channel}, ${payload})`.execute(executor);
+export async function pgNotify(executor: Executor, channel: string, payloads: readonly string[]): Promise<void> {
+  if (payloads.length === 0) return;
+  await sql`select pg_notify(${channel}, p) from unnest(${[...payloads]}::text[]) as p`.execute(executor);
 }
 
 /** Reads join who acted and the ticket's name. */
@@ -68,6 +69,15 @@ export function createNotificationsRepository({ db }: Database) {
 
   return {
     /** Stores one notification for its recipient (`user_id`) and returns its id. */
+    async createMany(notifications: readonly NewNotification[], trx: Executor = db): Promise<void> {
+      if (notifications.length === 0) return;
+      const now = nowIso();
+      await trx
+        .insertInto('notifications')
+        .values(notifications.map((n) => ({ ...n, created_at: now })))
+        .execute();
+    },
+
     async create(notification: NewNotification, trx: Executor = db): Promise<number> {
       const row = await trx
         .insertInto('notifications')

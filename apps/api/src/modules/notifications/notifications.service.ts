@@ -1,6 +1,7 @@
 import {
   MAX_ACTIVE_NOTIFICATIONS,
   NOTIFICATION_TEXT,
+  type NotificationChannel,
   type NotificationEvent,
   type NotificationType,
   type TNotification,
@@ -97,9 +98,36 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
   async function create(notification: NewNotification, trx?: Executor): Promise<number> {
     const executor = trx ?? database.db;
     const id = await repository.create(notification, executor);
-    await bus.signal(notification.user_id, executor);
+    await bus.signal([notification.user_id], executor);
     return id;
   }
+
+  type DueNotice = NotifyInput & { recipientId: number };
+  const inPortal = (channel: NotificationChannel) => channel === 'portal' || channel === 'both';
+
+  /** Writes the mails of the events their recipients get by e-mail; answers each event's channel. */
+  async function mailAndChannels(due: readonly DueNotice[], executor: Executor): Promise<NotificationChannel[]> {
+    const { mail } = deps;
+    if (!mail) return due.map(() => 'portal');
+    const channels = await mail.channelsOf(
+      due.map((i) => ({ userId: i.recipientId, event: i.event })),
+      executor,
+    );
+    await mail.enqueueMany(
+      due.filter((_, k) => channels[k] === 'email' || channels[k] === 'both'),
+      executor,
+    );
+    return channels;
+  }
+
+  const rowOf = (input: DueNotice): NewNotification => ({
+    user_id: input.recipientId,
+    actor_id: input.actorId,
+    ticket_id: input.ticketId,
+    title: NOTIFICATION_TEXT.title(input.ticketId),
+    message: input.message,
+    type: input.type ?? 'info',
+  });
 
   return {
     create,
@@ -110,35 +138,28 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
      * or neither, written in `trx`, the event's transaction. Answers the notification's id.
      */
     async notify(input: NotifyInput, trx?: Executor): Promise<number | null> {
-      if (!input.recipientId || input.recipientId === input.actorId) return null;
+      const { recipientId } = input;
+      if (!recipientId || recipientId === input.actorId) return null;
       const executor = trx ?? database.db;
-      const { mail } = deps;
-      const channel = mail ? await mail.channelOf(input.recipientId, input.event, executor) : 'portal';
-      if (mail && (channel === 'email' || channel === 'both')) {
-        await mail.enqueue(
-          {
-            recipientId: input.recipientId,
-            actorId: input.actorId,
-            ticketId: input.ticketId,
-            event: input.event,
-            message: input.message,
-            detail: input.detail,
-          },
-          executor,
-        );
-      }
-      if (channel !== 'portal' && channel !== 'both') return null;
-      return create(
-        {
-          user_id: input.recipientId,
-          actor_id: input.actorId,
-          ticket_id: input.ticketId,
-          title: NOTIFICATION_TEXT.title(input.ticketId),
-          message: input.message,
-          type: input.type ?? 'info',
-        },
-        executor,
+      const [channel] = await mailAndChannels([{ ...input, recipientId }], executor);
+      if (!channel || !inPortal(channel)) return null;
+      return create(rowOf({ ...input, recipientId }), executor);
+    },
+
+    /**
+     * `notify` for many events at once (a sweep's alerts): the channels, the people and the
+     * tickets read once for all, the mails and the notifications each written by one statement.
+     */
+    async notifyMany(inputs: readonly NotifyInput[], trx?: Executor): Promise<void> {
+      const executor = trx ?? database.db;
+      const due = inputs.flatMap((i) =>
+        i.recipientId && i.recipientId !== i.actorId ? [{ ...i, recipientId: i.recipientId }] : [],
       );
+      const channels = await mailAndChannels(due, executor);
+      const shown = due.filter((_, k) => inPortal(channels[k]!));
+      if (shown.length === 0) return;
+      await repository.createMany(shown.map(rowOf), executor);
+      await bus.signal([...new Set(shown.map((i) => i.recipientId))], executor);
     },
 
     /**
@@ -152,7 +173,7 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
     },
 
     /** Wakes `userId`'s streams; only for notifications written without `create` (same transaction rule). */
-    publish: (userId: number, trx?: Executor) => bus.signal(userId, trx ?? database.db),
+    publish: (userId: number, trx?: Executor) => bus.signal([userId], trx ?? database.db),
 
     async listActive(userId: number): Promise<{ data: TNotification[]; total: number }> {
       const [data, total] = await Promise.all([

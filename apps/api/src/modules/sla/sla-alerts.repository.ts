@@ -106,76 +106,92 @@ export function createSlaAlertsRepository(database: Database) {
     unalertedDue: (now: string, limit: number, trx: Kysely<DB>) =>
       rows(searches.unalertedDue(sweptColumns, now, limit, hint), trx),
 
-    /** Moves a ticket's stored state, unless a writer moved it meanwhile; whether it moved. */
-    async moveState(id: number, from: SlaState, to: SlaState, trx: Kysely<DB>): Promise<boolean> {
-      const result = await trx
+    /** Moves the tickets' stored state, those a writer did not move meanwhile; the ids moved. */
+    async moveStates(ids: readonly number[], from: readonly SlaState[], to: SlaState, trx: Kysely<DB>) {
+      if (ids.length === 0) return new Set<number>();
+      const moved = await trx
         .updateTable('tickets')
         .set({ sla_state: to })
-        .where('id', '=', id)
-        .where('sla_state', '=', from)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+        .where('id', 'in', [...ids])
+        .where('sla_state', 'in', [...from])
+        .returning('id')
+        .execute();
+      return new Set(moved.map((r) => r.id));
     },
 
-    /** The timeline's `SLA vencido`, written by the portal itself (no user) at `at`. */
-    async recordBreach(id: number, dueAt: string, at: string, trx: Kysely<DB>): Promise<void> {
+    /** The timeline's `SLA vencido` of each ticket, written by the portal itself (no user) at `at`. */
+    async recordBreaches(tickets: readonly { id: number; dueAt: string }[], at: string, trx: Kysely<DB>) {
+      if (tickets.length === 0) return;
       await trx
         .insertInto('ticket_events')
-        .values({
-          ticket_id: id,
-          user_id: null,
-          kind: 'sla_breached',
-          field: 'resolution_due_at',
-          from_value: dueAt,
-          to_value: dueAt,
-          created_at: at,
-        })
+        .values(
+          tickets.map((t) => ({
+            ticket_id: t.id,
+            user_id: null,
+            kind: 'sla_breached',
+            field: 'resolution_due_at',
+            from_value: t.dueAt,
+            to_value: t.dueAt,
+            created_at: at,
+          })),
+        )
         .execute();
     },
 
     /**
-     * The ticket's alert for a threshold, due at `notifyAt`: written once (the primary key), and
-     * the ticket's level raised so the searches above pass it by. Whether this call wrote it.
+     * Each ticket's alert for a threshold, due at its `notifyAt`: written once (the primary key),
+     * and the tickets' level raised so the searches above pass them by. How many this call wrote.
      */
-    async schedule(id: number, threshold: SlaThreshold, notifyAt: string, trx: Kysely<DB>): Promise<boolean> {
+    async schedule(
+      alerts: readonly { id: number; notifyAt: string }[],
+      threshold: SlaThreshold,
+      trx: Kysely<DB>,
+    ): Promise<number> {
+      if (alerts.length === 0) return 0;
       const level = ALERT_LEVEL[threshold];
-      await sql`update tickets set sla_alerted = ${level} where id = ${id} and sla_alerted < ${level}`.execute(trx);
+      await sql`update tickets set sla_alerted = ${level}
+        where id in (${sql.join(alerts.map((a) => a.id))}) and sla_alerted < ${level}`.execute(trx);
       const inserted = await trx
         .insertInto('sla_alerts')
-        .values({ ticket_id: id, threshold, notify_at: notifyAt, sent_at: null })
+        .values(alerts.map((a) => ({ ticket_id: a.id, threshold, notify_at: a.notifyAt, sent_at: null })))
         .onConflict((oc) => oc.columns(['ticket_id', 'threshold']).doNothing())
         .returning('ticket_id')
-        .executeTakeFirst();
-      return inserted !== undefined;
+        .execute();
+      return inserted.length;
     },
 
     /** Pending alerts due by `now`, oldest first (sla_alerts_pending_idx). */
     due: (now: string, limit: number, trx: Kysely<DB>) => rows(searches.due(dueColumns, now, limit, hint), trx),
 
-    /** Marks an alert delivered; false when another sweep already did. */
-    async markSent(ticketId: number, threshold: SlaThreshold, at: string, trx: Kysely<DB>): Promise<boolean> {
-      const result = await trx
+    /** Marks the alerts of a threshold delivered; the tickets whose alert this call marked. */
+    async markSent(ticketIds: readonly number[], threshold: SlaThreshold, at: string, trx: Kysely<DB>) {
+      if (ticketIds.length === 0) return new Set<number>();
+      const marked = await trx
         .updateTable('sla_alerts')
         .set({ sent_at: at })
-        .where('ticket_id', '=', ticketId)
+        .where('ticket_id', 'in', [...ticketIds])
         .where('threshold', '=', threshold)
         .where('sent_at', 'is', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+        .returning('ticket_id')
+        .execute();
+      return new Set(marked.map((r) => r.ticket_id));
     },
 
-    /** The active users whose role supervises (is_supervisor) and who belong to the area. */
-    async areaSupervisors(areaId: number, trx: Kysely<DB>): Promise<number[]> {
+    /** The active users whose role supervises (is_supervisor), by the area they belong to. */
+    async areaSupervisors(areaIds: readonly number[], trx: Kysely<DB>): Promise<Map<number, number[]>> {
+      const byArea = new Map<number, number[]>(areaIds.map((id) => [id, []]));
+      if (areaIds.length === 0) return byArea;
       const found = await trx
         .selectFrom('users as u')
         .innerJoin('roles as r', 'r.id', 'u.role_id')
-        .select('u.id')
-        .where('u.area_id', '=', areaId)
+        .select(['u.id', 'u.area_id'])
+        .where('u.area_id', 'in', [...areaIds])
         .where('r.is_supervisor', '=', 1)
         .where('u.status_id', '=', RECORD_STATUS.active)
         .orderBy('u.id')
         .execute();
-      return found.map((u) => u.id);
+      for (const u of found) if (u.area_id !== null) byArea.get(u.area_id)?.push(u.id);
+      return byArea;
     },
 
     /**

@@ -23,7 +23,7 @@ interface SweepLog {
 interface Deps {
   database: Database;
   sla: Pick<SlaRepository, 'catalog'>;
-  notifications: Pick<NotificationsService, 'notify' | 'ticketChanged'>;
+  notifications: Pick<NotificationsService, 'notifyMany' | 'ticketChanged'>;
   /** The injectable clock (services.ts `clock`). */
   now: () => number;
   /** Between two rounds in each process; 0: only `runOnce` sweeps. */
@@ -48,7 +48,7 @@ const NOT_RUN: SweepResult = { ran: false, moved: 0, scheduled: 0, delivered: 0 
  *    the first instant the ticket's calendar is open, from now on: one found after hours waits
  *    for the next opening;
  * 3. the alerts due are delivered once (`sent_at`): to the assignee, or with nobody assigned to
- *    the supervisors (`is_supervisor` roles) of the ticket's area, through `notify` (the event
+ *    the supervisors (`is_supervisor` roles) of the ticket's area, through `notifyMany` (the event
  *    `sla`: in the portal, by mail or both as each person chose). A ticket resolved while its
  *    alert waited is not alerted.
  *
@@ -72,64 +72,72 @@ export function createSlaAlertSweep(deps: Deps) {
     };
     const result = await database.db.transaction().execute(async (trx) => {
       if (!(await alerts.tryLock(trx))) return NOT_RUN;
-      let moved = 0;
-      let scheduled = 0;
-      let delivered = 0;
-
+      // States: past the due date → breached (with its timeline entry), past the at-risk instant → at_risk.
       const staleDue = await alerts.staleDue(now, batch, trx);
-      for (const t of staleDue) {
-        if (await alerts.moveState(t.id, t.sla_state, 'breached', trx)) {
-          await alerts.recordBreach(t.id, t.resolution_due_at, now, trx);
-          touch(t.id, t.created_by, t.user_assigned_id);
-          moved++;
-        }
+      const breached = await alerts.moveStates(
+        staleDue.map((t) => t.id),
+        ['ok', 'at_risk'],
+        'breached',
+        trx,
+      );
+      const breachedNow = staleDue.filter((t) => breached.has(t.id));
+      await alerts.recordBreaches(
+        breachedNow.map((t) => ({ id: t.id, dueAt: t.resolution_due_at })),
+        now,
+        trx,
+      );
+      const staleOk = (await alerts.staleOk(now, batch, trx)).filter((t) => !breached.has(t.id));
+      const atRisk = await alerts.moveStates(
+        staleOk.map((t) => t.id),
+        ['ok'],
+        'at_risk',
+        trx,
+      );
+      for (const t of [...breachedNow, ...staleOk.filter((t) => atRisk.has(t.id))]) {
+        touch(t.id, t.created_by, t.user_assigned_id);
       }
-      const breachedNow = new Set(staleDue.map((t) => t.id));
-      for (const t of await alerts.staleOk(now, batch, trx)) {
-        if (breachedNow.has(t.id)) continue;
-        if (await alerts.moveState(t.id, 'ok', 'at_risk', trx)) {
-          touch(t.id, t.created_by, t.user_assigned_id);
-          moved++;
-        }
-      }
+      const moved = breached.size + atRisk.size;
 
+      // Alerts: one per ticket and threshold crossed, due when its calendar next opens.
       const notifyAt = (t: SweptTicket) => {
         const calendar = rules.find((r) => r.id === t.sla_policy_id)?.calendar;
-        return new Date(calendar ? nextOpening(calendar, at) : at).toISOString();
-      };
-      const schedule = async (t: SweptTicket, threshold: SlaThreshold) => {
-        if (await alerts.schedule(t.id, threshold, notifyAt(t), trx)) scheduled++;
+        return { id: t.id, notifyAt: new Date(calendar ? nextOpening(calendar, at) : at).toISOString() };
       };
       const pastDue = await alerts.unalertedDue(now, batch, trx);
-      for (const t of pastDue) await schedule(t, 'breached');
-      for (const t of await alerts.unalertedAtRisk(now, batch, trx)) {
-        // Past its due date too: only `Vencido` (the search above takes it, in this round or the next).
-        if (Date.parse(t.resolution_due_at) <= at) continue;
-        await schedule(t, 'at_risk');
-      }
+      // Past its due date too: only `Vencido` (the search above takes it, in this round or the next).
+      const pastRisk = (await alerts.unalertedAtRisk(now, batch, trx)).filter(
+        (t) => Date.parse(t.resolution_due_at) > at,
+      );
+      const scheduled =
+        (await alerts.schedule(pastDue.map(notifyAt), 'breached', trx)) +
+        (await alerts.schedule(pastRisk.map(notifyAt), 'at_risk', trx));
 
-      for (const a of await alerts.due(now, batch, trx)) {
-        if (!(await alerts.markSent(a.ticket_id, a.threshold, now, trx))) continue;
-        if (a.resolved_at !== null) continue;
-        const recipients =
-          a.user_assigned_id !== null ? [a.user_assigned_id] : await alerts.areaSupervisors(a.area_id, trx);
-        for (const recipientId of recipients) {
-          await notifications.notify(
-            {
-              recipientId,
-              actorId: null,
-              ticketId: a.ticket_id,
-              event: 'sla',
-              message: a.threshold === 'breached' ? NOTIFICATION_TEXT.slaBreached : NOTIFICATION_TEXT.slaAtRisk,
-              type: a.threshold === 'breached' ? 'error' : 'warning',
-            },
-            trx,
-          );
-        }
-        touch(a.ticket_id, a.created_by, a.user_assigned_id);
-        delivered++;
+      // Delivery: each due alert once, to the assignee or the area's supervisors, by their channels.
+      const due = await alerts.due(now, batch, trx);
+      const sent = new Map<SlaThreshold, Set<number>>();
+      for (const threshold of ['at_risk', 'breached'] as const) {
+        const ids = due.filter((a) => a.threshold === threshold).map((a) => a.ticket_id);
+        sent.set(threshold, await alerts.markSent(ids, threshold, now, trx));
       }
-      return { ran: true, moved, scheduled, delivered };
+      // A ticket resolved while its alert waited is not alerted (the alert stays marked).
+      const delivering = due.filter((a) => sent.get(a.threshold)!.has(a.ticket_id) && a.resolved_at === null);
+      const unassignedAreas = delivering.filter((a) => a.user_assigned_id === null).map((a) => a.area_id);
+      const supervisors = await alerts.areaSupervisors([...new Set(unassignedAreas)], trx);
+      const notices = delivering.flatMap((a) =>
+        (a.user_assigned_id !== null ? [a.user_assigned_id] : (supervisors.get(a.area_id) ?? [])).map(
+          (recipientId) => ({
+            recipientId,
+            actorId: null,
+            ticketId: a.ticket_id,
+            event: 'sla' as const,
+            message: a.threshold === 'breached' ? NOTIFICATION_TEXT.slaBreached : NOTIFICATION_TEXT.slaAtRisk,
+            type: a.threshold === 'breached' ? ('error' as const) : ('warning' as const),
+          }),
+        ),
+      );
+      await notifications.notifyMany(notices, trx);
+      for (const a of delivering) touch(a.ticket_id, a.created_by, a.user_assigned_id);
+      return { ran: true, moved, scheduled, delivered: delivering.length };
     });
     for (const [ticketId, users] of touched) notifications.ticketChanged({ ticketId, userIds: [...users] });
     return result;
