@@ -115,7 +115,7 @@ test('saves a view of a list, finds it in the sidebar after a reload, opens it f
 
 test('saves a view of the board and opens it again from the sidebar with its filters', async ({ page }) => {
   await signInQuickly(page, 'admin');
-  await page.goto('/kanban?priority=4&mine=1');
+  await page.goto('/kanban?priority=4&sort=name:asc');
   await expect(page.getByRole('button', { name: 'Guardar vista' })).toBeVisible({ timeout: SLOW });
   const name = `Tablero urgente ${uniqueLetters()}`;
   await page.getByRole('button', { name: 'Guardar vista' }).click();
@@ -126,11 +126,12 @@ test('saves a view of the board and opens it again from the sidebar with its fil
   await expect(page).toHaveURL(/\/kanban\?.*view=\d+/);
   await expect(page.getByRole('region', { name: `Vista guardada ${name}` })).toBeVisible();
 
-  // From a clean board, the sidebar's entry brings the board back with the view's filters.
+  // From a clean board, the sidebar's entry brings the board back with the view's filter and sort.
   await page.goto('/kanban');
-  await expect(page.getByRole('switch', { name: 'Mis tickets' })).not.toBeChecked({ timeout: SLOW });
+  await expect(page.getByRole('button', { name: 'Guardar vista' })).toBeVisible({ timeout: SLOW });
+  await expect(page.getByRole('region', { name: /^Vista guardada/ })).toHaveCount(0);
   await viewLink(page, name).click();
   await expect(page).toHaveURL(/\/kanban\?.*priority=4/, { timeout: SLOW });
-  await expect(page.getByRole('switch', { name: 'Mis tickets' })).toBeChecked({ timeout: SLOW });
+  await expect(page).toHaveURL(/sort=name(%3A|:)asc/);
   await expect(page.getByRole('region', { name: `Vista guardada ${name}` })).toBeVisible();
 });
