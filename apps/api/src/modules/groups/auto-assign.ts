@@ -143,7 +143,6 @@ export function createAutoAssigner({ database, groups, tickets, events, notifica
       .onConflict((oc) => oc.column('group_id').doUpdateSet({ last_assigned_user_id: chosen.userId }))
       .execute();
     group.last_assigned_user_id = chosen.userId;
-    const { reason } = chosen;
     await events.record(
       [
         {
@@ -151,7 +150,7 @@ export function createAutoAssigner({ database, groups, tickets, events, notifica
           userId: null,
           kind: 'auto_assigned',
           field: 'user_assigned_id',
-          from: reason,
+          from: chosen.reason,
           to: chosen.name,
         },
       ],
@@ -164,7 +163,7 @@ export function createAutoAssigner({ database, groups, tickets, events, notifica
         ticketId: ticket.id,
         event: 'assigned',
         message: TICKET_MSG.assignmentMessage,
-        detail: reason,
+        detail: chosen.reason,
       },
       trx,
     );

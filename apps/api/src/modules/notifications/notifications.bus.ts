@@ -90,9 +90,9 @@ function createTicketListeners() {
  */
 export interface NotificationBus {
   /**
-   * Announces new notifications for `userId`. When `executor` is a
-   * transaction, the announcement takes effect only once it commits; a
-   * rolled-back write announces nothing.
+   * Announces new notifications for each of `userIds` (on PostgreSQL one
+   * statement for all). When `executor` is a transaction, the announcement
+   * takes effect only once it commits; a rolled-back write announces nothing.
    */
   signal(userIds: readonly number[], executor: Executor): Promise<void>;
   /** Calls `listener` whenever `userId` may have new notifications, and after a reconnection (signals may have been lost). */
