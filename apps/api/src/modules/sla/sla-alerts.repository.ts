@@ -106,17 +106,25 @@ export function createSlaAlertsRepository(database: Database) {
     unalertedDue: (now: string, limit: number, trx: Kysely<DB>) =>
       rows(searches.unalertedDue(sweptColumns, now, limit, hint), trx),
 
-    /** Moves the tickets' stored state, those a writer did not move meanwhile; the ids moved. */
+    /**
+     * Moves the tickets' stored state, those a writer did not move meanwhile; the ids moved. One
+     * statement on PostgreSQL (a round trip each); one per ticket on SQLite, in process, where an
+     * update by a list of ids costs more than the same updates one by one.
+     */
     async moveStates(ids: readonly number[], from: readonly SlaState[], to: SlaState, trx: Kysely<DB>) {
+      const move = (some: readonly number[]) =>
+        trx
+          .updateTable('tickets')
+          .set({ sla_state: to })
+          .where('id', 'in', [...some])
+          .where('sla_state', 'in', [...from])
+          .returning('id')
+          .execute();
       if (ids.length === 0) return new Set<number>();
-      const moved = await trx
-        .updateTable('tickets')
-        .set({ sla_state: to })
-        .where('id', 'in', [...ids])
-        .where('sla_state', 'in', [...from])
-        .returning('id')
-        .execute();
-      return new Set(moved.map((r) => r.id));
+      if (dialect === 'postgres') return new Set((await move(ids)).map((r) => r.id));
+      const moved = new Set<number>();
+      for (const id of ids) if ((await move([id])).length > 0) moved.add(id);
+      return moved;
     },
 
     /** The timeline's `SLA vencido` of each ticket, written by the portal itself (no user) at `at`. */
