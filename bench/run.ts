@@ -27,8 +27,11 @@
  * marked `fresh` are measured that way too ("database path"), and so is the search load
  * beside the health check.
  *
- * The Kanban board (`Kanban …`): the whole board (every column's first page and count) and a
- * column's next page by its keyset cursor.
+ * The Kanban board (`Kanban …`): the whole board (every column's first page and count), a
+ * column's next page by its keyset cursor, and a drop (a status change, one at a time). A group's
+ * queue (`Colas …`, every generated ticket is in one of 20 groups). Creations plain, assigned
+ * automatically, and naming shipments (what extracting references adds). Then the
+ * re-extraction of every ticket's references after a pattern change, with creations meanwhile.
  *
  * Then a mixed workload (bench/mixed.ts: about 50 signed-in callers, their lists, pages and
  * searches, catalogues, notification polls and 1 write in 20), on PostgreSQL with one process and
@@ -108,7 +111,6 @@ interface Endpoint {
   body?: Record<string, unknown>;
   /** Its tickets go to the group `autoAssignGroup` sets up (Menor carga, five members). */
   autoAssignGroup?: boolean;
-
   /** Also measured under load with `Cache-Control: no-cache` (the database path of a kept answer). */
   fresh?: boolean;
   /** The body of each next request, when each must differ (instead of `body`). */
