@@ -1,5 +1,12 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiToken, signInQuickly, uniqueLetters } from './support.ts';
+import {
+  alwaysOpenCalendar,
+  apiCreator,
+  apiToken,
+  priorityWithPolicy,
+  signInQuickly,
+  uniqueLetters,
+} from './support.ts';
 
 /**
  * SLA alerts end to end: a ticket of Almacén nobody took falls due on a calendar open all week;
@@ -13,25 +20,12 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 /** An unassigned ticket of area 1 (Almacén) due one business minute after its creation, always at risk. */
 async function ticketDueInAMinute(request: APIRequestContext, name: string) {
   const { token } = await apiToken(request, 'admin');
-  const headers = { ...auth(token), 'x-csrf-token': '' };
-  const post = async (url: string, data: unknown) => {
-    const response = await request.post(url, { headers, data });
-    expect(response.status(), await response.text()).toBe(201);
-    return ((await response.json()) as { data: { id: number } }).data.id;
-  };
+  const post = apiCreator(request, token);
   const letters = uniqueLetters();
-  const calendarId = await post('/api/business-calendars/create', {
-    name: `Siempre abierto ${letters}`,
-    time_zone: 'UTC',
-    week: Array.from({ length: 7 }, () => [{ start: '00:00', end: '24:00' }]),
-  });
-  const priorityId = await post('/api/priority-types/create', { name: `Inmediata ${letters}` });
-  await post('/api/sla-policies/create', {
-    name: `Inmediata ${letters}`,
-    priority_type_id: priorityId,
-    calendar_id: calendarId,
-    first_response_minutes: 1,
-    resolution_minutes: 1,
+  const calendarId = await alwaysOpenCalendar(post, `Siempre abierto ${letters}`);
+  const priorityId = await priorityWithPolicy(post, `Inmediata ${letters}`, calendarId, {
+    firstResponseMinutes: 1,
+    resolutionMinutes: 1,
   });
   return post('/api/tickets/create', {
     name,

@@ -1,6 +1,16 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { apiToken, choose, field, signInQuickly, uniqueLetters, untilSettled } from './support.ts';
+import {
+  alwaysOpenCalendar,
+  apiCreator,
+  apiToken,
+  choose,
+  field,
+  priorityWithPolicy,
+  signInQuickly,
+  uniqueLetters,
+  untilSettled,
+} from './support.ts';
 
 /**
  * The SLA catalogues through their screens: a calendar with a split day and a holiday (the week
@@ -102,31 +112,11 @@ test('an administrator creates an SLA policy with its targets in hours and minut
 test('the general list sorts by the resolution due date, both ways, kept in the URL', async ({ page }) => {
   const word = uniqueLetters();
   const { token } = await apiToken(page.request, 'admin');
-  const post = async (url: string, data: unknown) => {
-    const response = await page.request.post(url, {
-      headers: { authorization: `Bearer ${token}`, 'x-csrf-token': '' },
-      data,
-    });
-    expect(response.status(), await response.text()).toBe(201);
-    return ((await response.json()) as { data: { id: number } }).data.id;
-  };
+  const post = apiCreator(page.request, token);
   // Its own calendar, priorities and policies: what other tests do to the seeded ones does not matter here.
-  const calendarId = await post('/api/business-calendars/create', {
-    name: `Continuo ${word}`,
-    time_zone: 'UTC',
-    week: Array.from({ length: 7 }, () => [{ start: '00:00', end: '24:00' }]),
-  });
-  const priorityWithTarget = async (name: string, resolutionMinutes: number) => {
-    const priorityId = await post('/api/priority-types/create', { name: `${name} ${word}` });
-    await post('/api/sla-policies/create', {
-      name: `${name} ${word}`,
-      priority_type_id: priorityId,
-      calendar_id: calendarId,
-      first_response_minutes: 30,
-      resolution_minutes: resolutionMinutes,
-    });
-    return priorityId;
-  };
+  const calendarId = await alwaysOpenCalendar(post, `Continuo ${word}`);
+  const priorityWithTarget = (name: string, resolutionMinutes: number) =>
+    priorityWithPolicy(post, `${name} ${word}`, calendarId, { firstResponseMinutes: 30, resolutionMinutes });
   const create = async (name: string, priorityTypeId: number) =>
     post('/api/tickets/create', {
       name,

@@ -19,6 +19,41 @@ export async function apiToken(request: APIRequestContext, username: string, pas
   return body.data;
 }
 
+/** A creation through the API as `token`'s user: posts `data` to `url`, expects a 201 and answers the new id. */
+export const apiCreator = (request: APIRequestContext, token: string) => async (url: string, data: unknown) => {
+  const response = await request.post(url, { headers: { authorization: `Bearer ${token}`, 'x-csrf-token': '' }, data });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { data: { id: number } }).data.id;
+};
+
+type Creator = ReturnType<typeof apiCreator>;
+
+/** A business calendar open all week, around the clock (UTC): its id. */
+export const alwaysOpenCalendar = (post: Creator, name: string) =>
+  post('/api/business-calendars/create', {
+    name,
+    time_zone: 'UTC',
+    week: Array.from({ length: 7 }, () => [{ start: '00:00', end: '24:00' }]),
+  });
+
+/** A new priority with its SLA policy (the same name) on `calendarId`: the priority's id. */
+export async function priorityWithPolicy(
+  post: Creator,
+  name: string,
+  calendarId: number,
+  targets: { firstResponseMinutes: number; resolutionMinutes: number },
+) {
+  const priorityId = await post('/api/priority-types/create', { name });
+  await post('/api/sla-policies/create', {
+    name,
+    priority_type_id: priorityId,
+    calendar_id: calendarId,
+    first_response_minutes: targets.firstResponseMinutes,
+    resolution_minutes: targets.resolutionMinutes,
+  });
+  return priorityId;
+}
+
 /** Signs in without the form: stores what a login stores before the app starts. */
 export async function signInQuickly(page: Page, username: string, password = passwordOf(username)) {
   const data = await apiToken(page.request, username, password);
