@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { sql } from 'kysely';
+import { createPgDatabase, dropDatabase } from '../apps/api/test/helper.ts';
 import { createDatabase, type Database } from '../apps/api/src/db/database.ts';
 import { migrateToLatest } from '../apps/api/src/db/migrator.ts';
 import { seedIfEmpty } from '../apps/api/src/db/seed.ts';
@@ -96,14 +96,7 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
   let databaseUrl: string | undefined;
   const sqliteFile = path.join(work, `${dialect}.sqlite`);
   if (dialect === 'postgres') {
-    dbName = `portal_import_bench_${process.pid}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${dbName}`;
-    databaseUrl = url.toString();
+    ({ name: dbName, url: databaseUrl } = await createPgDatabase('portal_import_bench', adminUrl));
   }
   const database = createDatabase({ databaseUrl, sqliteFile });
   try {
@@ -127,12 +120,7 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
     );
   } finally {
     await database.destroy();
-    if (dbName) {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`drop database if exists ${dbName} with (force)`);
-      await admin.end();
-    }
+    if (dbName) await dropDatabase(dbName, adminUrl);
   }
 }
 

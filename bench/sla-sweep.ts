@@ -16,8 +16,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { sql } from 'kysely';
+import { createPgDatabase, dropDatabase } from '../apps/api/test/helper.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
 import { createDatabase } from '../apps/api/src/db/database.ts';
 import { migrateToLatest } from '../apps/api/src/db/migrator.ts';
@@ -80,14 +80,7 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
   let dbName: string | undefined;
   let databaseUrl: string | undefined;
   if (dialect === 'postgres') {
-    dbName = `portal_sla_sweep_bench_${process.pid}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${dbName}`;
-    databaseUrl = url.toString();
+    ({ name: dbName, url: databaseUrl } = await createPgDatabase('portal_sla_sweep_bench', adminUrl));
   }
   const dataDir = path.join(work, dialect);
   const config = loadConfig({
@@ -150,12 +143,7 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
     await services.notifications.close();
   } finally {
     await database.destroy();
-    if (dbName) {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`drop database if exists ${dbName} with (force)`);
-      await admin.end();
-    }
+    if (dbName) await dropDatabase(dbName, adminUrl);
   }
 }
 

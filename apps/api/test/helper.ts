@@ -28,8 +28,8 @@ export type TestDialect = (typeof dialects)[number];
 /** Where the test setup creates (and drops) its own databases. */
 const adminUrl = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
+async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>, admin = adminUrl): Promise<T> {
+  const client = new pg.Client({ connectionString: admin });
   await client.connect();
   try {
     return await fn(client);
@@ -42,7 +42,7 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
  * pg's Pool.end() resolves before its sockets have closed; a forced drop would
  * then kill them mid-close and surface as an uncaught error, so wait for them first.
  */
-export async function dropDatabase(dbName: string): Promise<void> {
+export async function dropDatabase(dbName: string, admin = adminUrl): Promise<void> {
   await withAdmin(async (c) => {
     for (let attempt = 0; attempt < 100; attempt += 1) {
       const { rows } = await c.query<{ n: number }>(
@@ -53,14 +53,17 @@ export async function dropDatabase(dbName: string): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     await c.query(`drop database if exists ${dbName} with (force)`);
-  });
+  }, admin);
 }
 
-/** A new empty PostgreSQL database on the test server: its name and URL (drop it with dropDatabase). */
-export async function createPgDatabase(prefix: string): Promise<{ name: string; url: string }> {
+/**
+ * A new empty PostgreSQL database on the test server (or on `admin`'s, as the benchmarks choose):
+ * its name and URL (drop it with dropDatabase).
+ */
+export async function createPgDatabase(prefix: string, admin = adminUrl): Promise<{ name: string; url: string }> {
   const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await withAdmin((c) => c.query(`create database ${name}`));
-  const url = new URL(adminUrl);
+  await withAdmin((c) => c.query(`create database ${name}`), admin);
+  const url = new URL(admin);
   url.pathname = `/${name}`;
   return { name, url: url.toString() };
 }
