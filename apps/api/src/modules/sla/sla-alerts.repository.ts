@@ -107,19 +107,21 @@ export function createSlaAlertsRepository(database: Database) {
       rows(searches.unalertedDue(sweptColumns, now, limit, hint), trx),
 
     /**
-     * Moves the tickets' stored state, those a writer did not move meanwhile; the ids moved. One
-     * statement on PostgreSQL (a round trip each); one per ticket on SQLite, in process, where an
-     * update by a list of ids costs more than the same updates one by one.
+     * Moves the tickets' stored state, those a writer did not move meanwhile, and raises their
+     * alert level to the threshold the new state crosses, in the same write: a ticket row is
+     * rewritten once per crossing, with every index it is in. The ids moved. One statement on
+     * PostgreSQL (a round trip each); one per ticket on SQLite, in process, where an update by a
+     * list of ids costs more than the same updates one by one.
      */
-    async moveStates(ids: readonly number[], from: readonly SlaState[], to: SlaState, trx: Kysely<DB>) {
+    async moveStates(ids: readonly number[], from: readonly SlaState[], to: SlaThreshold, trx: Kysely<DB>) {
+      const level = ALERT_LEVEL[to];
       const move = (some: readonly number[]) =>
-        trx
-          .updateTable('tickets')
-          .set({ sla_state: to })
-          .where('id', 'in', [...some])
-          .where('sla_state', 'in', [...from])
-          .returning('id')
-          .execute();
+        rows(
+          sql<{ id: number }>`update tickets
+            set sla_state = ${to}, sla_alerted = case when sla_alerted < ${level} then ${level} else sla_alerted end
+            where id in (${sql.join(some)}) and sla_state in (${sql.join(from)}) returning id`,
+          trx,
+        );
       if (ids.length === 0) return new Set<number>();
       if (dialect === 'postgres') return new Set((await move(ids)).map((r) => r.id));
       const moved = new Set<number>();
@@ -147,21 +149,28 @@ export function createSlaAlertsRepository(database: Database) {
     },
 
     /**
-     * Each ticket's alert for a threshold, due at its `notifyAt`: written once (the primary key),
-     * and the tickets' level raised so the searches above pass them by. How many this call wrote.
+     * Raises the tickets' alert level to a threshold they crossed in a write (a state moved by the
+     * sweep raised it already), so the searches above pass them by.
+     */
+    async raiseLevel(ids: readonly number[], threshold: SlaThreshold, trx: Kysely<DB>): Promise<void> {
+      if (ids.length === 0) return;
+      const level = ALERT_LEVEL[threshold];
+      await sql`update tickets set sla_alerted = ${level}
+        where id in (${sql.join(ids)}) and sla_alerted < ${level}`.execute(trx);
+    },
+
+    /**
+     * Each ticket's alert for its threshold, due at its `notifyAt`: written once (the primary
+     * key). How many this call wrote.
      */
     async schedule(
-      alerts: readonly { id: number; notifyAt: string }[],
-      threshold: SlaThreshold,
+      alerts: readonly { id: number; threshold: SlaThreshold; notifyAt: string }[],
       trx: Kysely<DB>,
     ): Promise<number> {
       if (alerts.length === 0) return 0;
-      const level = ALERT_LEVEL[threshold];
-      await sql`update tickets set sla_alerted = ${level}
-        where id in (${sql.join(alerts.map((a) => a.id))}) and sla_alerted < ${level}`.execute(trx);
       const inserted = await trx
         .insertInto('sla_alerts')
-        .values(alerts.map((a) => ({ ticket_id: a.id, threshold, notify_at: a.notifyAt, sent_at: null })))
+        .values(alerts.map((a) => ({ ticket_id: a.id, threshold: a.threshold, notify_at: a.notifyAt, sent_at: null })))
         .onConflict((oc) => oc.columns(['ticket_id', 'threshold']).doNothing())
         .returning('ticket_id')
         .execute();

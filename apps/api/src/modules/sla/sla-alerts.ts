@@ -2,7 +2,12 @@ import { NOTIFICATION_TEXT } from '@portal/contract';
 import type { Database } from '../../db/database.ts';
 import { nextOpening } from '../../lib/business-time.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
-import { createSlaAlertsRepository, type SlaThreshold, type SweptTicket } from './sla-alerts.repository.ts';
+import {
+  ALERT_LEVEL,
+  createSlaAlertsRepository,
+  type SlaThreshold,
+  type SweptTicket,
+} from './sla-alerts.repository.ts';
 import type { SlaRepository } from './sla.repository.ts';
 
 export interface SweepResult {
@@ -43,8 +48,8 @@ const NOT_RUN: SweepResult = { ran: false, moved: 0, scheduled: 0, delivered: 0 
  *    at-risk instant, `ok`/`at_risk` → `breached` past the due date (with `SLA vencido` on the
  *    timeline);
  * 2. each running ticket past a threshold it was never alerted for gets its one alert row
- *    (`sla_alerts`, primary key ticket + threshold) and its level raised, whether its state moved
- *    here or in a write. A ticket past both thresholds gets only `Vencido`. The alert is due at
+ *    (`sla_alerts`, primary key ticket + threshold) and its level raised (with the state's move
+ *    when it moved here, on its own when a write moved it). A ticket past both thresholds gets only `Vencido`. The alert is due at
  *    the first instant the ticket's calendar is open, from now on: one found after hours waits
  *    for the next opening;
  * 3. the alerts due are delivered once (`sent_at`): to the assignee, or with nobody assigned to
@@ -93,24 +98,38 @@ export function createSlaAlertSweep(deps: Deps) {
         'at_risk',
         trx,
       );
-      for (const t of [...breachedNow, ...staleOk.filter((t) => atRisk.has(t.id))]) {
-        touch(t.id, t.created_by, t.user_assigned_id);
-      }
+      const atRiskNow = staleOk.filter((t) => atRisk.has(t.id));
+      for (const t of [...breachedNow, ...atRiskNow]) touch(t.id, t.created_by, t.user_assigned_id);
       const moved = breached.size + atRisk.size;
 
-      // Alerts: one per ticket and threshold crossed, due when its calendar next opens.
-      const notifyAt = (t: SweptTicket) => {
+      // Alerts: one per ticket and threshold crossed, due when its calendar next opens. A state
+      // the moves above set carries its level already; one a write set has it raised here.
+      const notifyAt = (threshold: SlaThreshold) => (t: SweptTicket) => {
         const calendar = rules.find((r) => r.id === t.sla_policy_id)?.calendar;
-        return { id: t.id, notifyAt: new Date(calendar ? nextOpening(calendar, at) : at).toISOString() };
+        return { id: t.id, threshold, notifyAt: new Date(calendar ? nextOpening(calendar, at) : at).toISOString() };
       };
+      // Past its due date too: only `Vencido` (the breach search takes it, in this round or the next).
+      const stillDue = (t: SweptTicket) => Date.parse(t.resolution_due_at) > at;
       const pastDue = await alerts.unalertedDue(now, batch, trx);
-      // Past its due date too: only `Vencido` (the search above takes it, in this round or the next).
-      const pastRisk = (await alerts.unalertedAtRisk(now, batch, trx)).filter(
-        (t) => Date.parse(t.resolution_due_at) > at,
+      const pastRisk = (await alerts.unalertedAtRisk(now, batch, trx)).filter(stillDue);
+      await alerts.raiseLevel(
+        pastDue.map((t) => t.id),
+        'breached',
+        trx,
       );
-      const scheduled =
-        (await alerts.schedule(pastDue.map(notifyAt), 'breached', trx)) +
-        (await alerts.schedule(pastRisk.map(notifyAt), 'at_risk', trx));
+      await alerts.raiseLevel(
+        pastRisk.map((t) => t.id),
+        'at_risk',
+        trx,
+      );
+      const below = (threshold: SlaThreshold) => (t: SweptTicket) => t.sla_alerted < ALERT_LEVEL[threshold];
+      const scheduled = await alerts.schedule(
+        [
+          ...[...breachedNow.filter(below('breached')), ...pastDue].map(notifyAt('breached')),
+          ...[...atRiskNow.filter(below('at_risk')).filter(stillDue), ...pastRisk].map(notifyAt('at_risk')),
+        ],
+        trx,
+      );
 
       // Delivery: each due alert once, to the assignee or the area's supervisors, by their channels.
       const due = await alerts.due(now, batch, trx);
