@@ -136,9 +136,23 @@ describe.each(dialects)('logistics references on %s', (dialect) => {
     ]);
     const page = (await t.call(admin, 'GET', `/api/tickets/${first.data.id}`)).json().data;
     expect(page.possible_duplicate).toBeNull();
-    expect(page.events.at(-1)).toMatchObject({ kind: 'linked', field: 'related' });
+    expect(page.events.at(-1)).toMatchObject({
+      kind: 'linked',
+      field: 'related',
+      to_value: `#${third.data.id} Tercer aviso EMB-004512`,
+    });
     const thirdPage = (await t.call(admin, 'GET', `/api/tickets/${third.data.id}`)).json().data;
     expect(thirdPage.possible_duplicate.ticket_ids).toEqual([first.data.id, second.data.id]);
+    // Its timeline: the creation first, then one entry per ticket linked.
+    expect(
+      thirdPage.events.map((e: { kind: string; to_value: string | null }) => [e.kind, e.to_value]).slice(0, 1),
+    ).toEqual([['created', null]]);
+    expect(
+      thirdPage.events
+        .filter((e: { kind: string }) => e.kind === 'linked')
+        .map((e: { to_value: string }) => e.to_value)
+        .sort(),
+    ).toEqual([`#${first.data.id} Embarque EMB-004512 retrasado`, `#${second.data.id} Mismo embarque`]);
 
     // Merged into the first, the third's references stay with the first as well.
     const other = await create(admin, 'Pedido PED-555111 sin surtir');

@@ -17,7 +17,7 @@ import type { NotificationBus } from '../notifications/notifications.bus.ts';
 export const MAX_REFERENCE_TICKETS = 500;
 
 /** The most open tickets a new ticket is linked to automatically. */
-const MAX_AUTO_LINKS = 20;
+export const MAX_AUTO_LINKS = 20;
 
 /** `r` carries one of the references: one equality pair per reference (each an index seek on both databases). */
 const carriesOneOf = (refs: readonly FoundReference[]) =>
@@ -25,6 +25,27 @@ const carriesOneOf = (refs: readonly FoundReference[]) =>
     refs.map((ref) => sql`(r.type_id = ${ref.type_id} and r.value = ${ref.value})`),
     sql` or `,
   )})`;
+
+/**
+ * Other tickets not in a closed stage carrying one of `refs`, by number: a row per ticket and
+ * reference shared, at most MAX_AUTO_LINKS rows. With `before`, only tickets older than `ticketId`.
+ */
+export const openSharing = (
+  trx: Kysely<DB>,
+  ticketId: number,
+  refs: readonly FoundReference[],
+  { before = false } = {},
+) =>
+  trx
+    .selectFrom('ticket_references as r')
+    .innerJoin('tickets as t', 't.id', 'r.ticket_id')
+    .select(['t.id', 't.name', 'r.type_id', 'r.value'])
+    .where(carriesOneOf(refs))
+    .where('t.id', '<>', ticketId)
+    .$if(before, (q) => q.where('t.id', '<', ticketId))
+    .where('t.stage', '<>', 'closed')
+    .orderBy('t.id')
+    .limit(MAX_AUTO_LINKS);
 
 /**
  * Logistics references: the active types' patterns, compiled and kept in memory until the bus
@@ -102,20 +123,10 @@ export function createReferencesRepository(
         .execute();
     },
 
-    /** Other tickets not in a closed stage carrying one of `refs`, by number (at most MAX_AUTO_LINKS). */
+    /** Other tickets not in a closed stage carrying one of `refs` (openSharing below). */
     openSharing(ticketId: number, refs: readonly FoundReference[], trx: Kysely<DB> = db, { before = false } = {}) {
       if (refs.length === 0) return Promise.resolve([]);
-      return trx
-        .selectFrom('ticket_references as r')
-        .innerJoin('tickets as t', 't.id', 'r.ticket_id')
-        .select(['t.id', 't.name', 'r.type_id', 'r.value'])
-        .where(carriesOneOf(refs))
-        .where('t.id', '<>', ticketId)
-        .$if(before, (q) => q.where('t.id', '<', ticketId))
-        .where('t.stage', '<>', 'closed')
-        .orderBy('t.id')
-        .limit(MAX_AUTO_LINKS)
-        .execute();
+      return openSharing(trx, ticketId, refs, { before }).execute();
     },
 
     /** Whether some ticket carries one of `refs` (a search by reference finds something). */

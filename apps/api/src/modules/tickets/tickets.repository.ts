@@ -1,10 +1,17 @@
-import { RECORD_STATUS, type TAssignableUsersQuery, type TicketStage, type TTicket } from '@portal/contract';
+import {
+  RECORD_STATUS,
+  type FoundReference,
+  type TAssignableUsersQuery,
+  type TicketStage,
+  type TTicket,
+} from '@portal/contract';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { likePattern, nowIso, type Database } from '../../db/database.ts';
 import { countRows, pageMeta, paginate } from '../../db/paging.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
 import { createTicketIndexSync } from '../../db/ticket-derivations.ts';
-import { eventRow } from './ticket-events.repository.ts';
+import { eventRow, type NewTicketEvent } from './ticket-events.repository.ts';
+import { MAX_AUTO_LINKS, openSharing } from '../references/references.repository.ts';
 import { createTicketListRepository, type TicketReferenceLookup } from './ticket-list.repository.ts';
 import { activeUsers, selectUserSummary, toUserSummary } from '../users/user-summaries.ts';
 import { ticketOf, type TicketNamesRepository } from './ticket-names.repository.ts';
@@ -12,6 +19,12 @@ import { TICKET_COLUMNS } from './ticket-columns.ts';
 import type { TicketSla } from '../sla/sla-clock.ts';
 
 export type { TicketCursor, TicketScope, TicketSelection } from './ticket-list.repository.ts';
+
+/** An open ticket a new one shares a reference with, and is linked to. */
+export interface SharingTicket {
+  id: number;
+  name: string;
+}
 
 /** What the ticket form writes. */
 export type TicketValues = Pick<
@@ -176,9 +189,11 @@ export function createTicketsRepository(
     /**
      * Writes a new ticket and its 'created' event if every catalogue value it refers to is
      * active, and returns it as the API shows it, with the names read with the references
-     * (no read-back); otherwise returns the fields at fault and writes nothing. PostgreSQL
-     * does it all in one statement (its own transaction: one round trip); SQLite reads the
-     * references, then writes both rows in one transaction.
+     * (no read-back); otherwise returns the fields at fault and writes nothing. With it go its
+     * logistics references and a `related` link to each open ticket sharing one (at most
+     * MAX_AUTO_LINKS), with a `linked` entry on both timelines; the tickets linked are returned.
+     * PostgreSQL does it all in one statement (its own transaction: one round trip); SQLite
+     * reads the catalogue values, then writes the rows in one transaction.
      */
     async create(
       values: TicketValues,
@@ -187,8 +202,8 @@ export function createTicketsRepository(
         now = nowIso(),
         sla,
         trx,
-        alsoWrite,
         assignee,
+        references: found = [],
       }: {
         now?: string;
         sla?: TicketSla;
@@ -196,10 +211,10 @@ export function createTicketsRepository(
         trx?: Kysely<DB>;
         /** The member a group's automatic assignment chose: the ticket is written assigned to them. */
         assignee?: { id: number; name: string };
-        /** More writes of the creation, in its transaction, once the ticket has its id (its references). */
-        alsoWrite?: (ticketId: number, trx: Kysely<DB>) => Promise<void>;
+        /** The logistics references of the ticket's text (references.repository.ts `extract`). */
+        references?: readonly FoundReference[];
       } = {},
-    ): Promise<{ ticket: TTicket } | { missing: ReferenceField[] }> {
+    ): Promise<{ ticket: TTicket; linked: SharingTicket[] } | { missing: ReferenceField[] }> {
       // Inside the caller's transaction (an automatic assignment follows), or in its own.
       const executor = trx ?? db;
       const event = eventRow({ ticketId: 0, userId: createdBy, kind: 'created' }, now);
@@ -220,10 +235,30 @@ export function createTicketsRepository(
       const s = sla ?? null;
       let row: Selectable<TicketsTable> | undefined;
       let references: TicketReferences;
+      let linked: SharingTicket[] = [];
       if (database.dialect === 'postgres') {
         const v = (field: Exclude<keyof TicketValues, 'name' | 'description'>) =>
           values[field] == null ? sql`null::int` : sql`${Number(values[field])}::int`;
-        const statement = sql<Selectable<TicketsTable> & { refs: ReferenceRow[] }>`
+        // Its references, and the open tickets sharing one, in the same statement. A new
+        // ticket's `related` links cannot close a cycle, and no other writer sees it before
+        // this commits, so the link writers' lock is not needed.
+        const sharing =
+          found.length === 0
+            ? sql`sh (id, name) as (select null::int, null::text where false),`
+            : sql`fr (type_id, value) as (select * from unnest(${found.map((f) => f.type_id)}::int[],
+                ${found.map((f) => f.value)}::text[])),
+              ri as (insert into ticket_references (ticket_id, type_id, value)
+                select t.id, fr.type_id, fr.value from t, fr),
+              sh as (select distinct s.id, s.name from (
+                select o.id, o.name from ticket_references x
+                join fr on fr.type_id = x.type_id and fr.value = x.value
+                join tickets o on o.id = x.ticket_id
+                where o.stage <> 'closed' and exists (select 1 from t)
+                order by o.id limit ${MAX_AUTO_LINKS}) s),
+              li as (insert into ticket_links (from_ticket_id, to_ticket_id, kind, created_by, created_at)
+                select least(t.id, sh.id), greatest(t.id, sh.id), 'related', ${createdBy}::int, ${now}::timestamptz
+                from t, sh),`;
+        const statement = sql<Selectable<TicketsTable> & { refs: ReferenceRow[]; linked: SharingTicket[] }>`
           with r as (${referencesQuery(values, createdBy)}),
           t as (
             insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,
@@ -241,29 +276,28 @@ export function createTicketsRepository(
               = ${referencedTables(values).length}
             returning *
           ),
+          ${sharing}
           e as (
             insert into ticket_events (ticket_id, user_id, kind, field, to_value, created_at)
             select t.id, ${event.user_id}::int, ${event.kind}::text, null, null, ${now}::timestamptz from t
             union all
             select t.id, ${event.user_id}::int, ${slaEvent?.kind ?? ''}::text, ${slaEvent?.field ?? null}::text,
               ${slaEvent?.to_value ?? null}::text, ${now}::timestamptz from t where ${slaEvent !== null}::boolean
+            union all
+            select t.id, ${createdBy}::int, 'linked', 'related', '#' || sh.id || ' ' || sh.name, ${now}::timestamptz
+            from t, sh
+            union all
+            select sh.id, ${createdBy}::int, 'linked', 'related', '#' || t.id || ' ' || t.name, ${now}::timestamptz
+            from t, sh
           )
-          select (select json_agg(r) from r) as refs, t.* from (select 1) as one left join t on true`;
-        // One statement (its own transaction) unless more is written with it, or the caller's transaction holds it.
-        const writeAll = async (into: Kysely<DB>) => {
-          const result = await statement.execute(into);
-          const id = result.rows[0]?.id;
-          if (alsoWrite && id !== null && id !== undefined) await alsoWrite(id, into);
-          return result;
-        };
-        const { rows } = trx
-          ? await writeAll(trx)
-          : alsoWrite
-            ? await db.transaction().execute(writeAll)
-            : await statement.execute(db);
+          select (select json_agg(r) from r) as refs,
+            (select coalesce(json_agg(json_build_object('id', sh.id, 'name', sh.name) order by sh.id), '[]') from sh) as linked,
+            t.* from (select 1) as one left join t on true`;
+        const { rows } = await statement.execute(executor);
         const [result] = rows;
         references = referencesOf(values, result?.refs ?? []);
         row = result?.id === null || result?.id === undefined ? undefined : result;
+        linked = result?.linked ?? [];
       } else {
         references = referencesOf(
           values,
@@ -272,6 +306,17 @@ export function createTicketsRepository(
             .then((r) => r.rows),
         );
         if (references.missing.length > 0) return { missing: references.missing };
+        // The links to the open tickets sharing a reference, each with an entry on both timelines.
+        const linkEvents = (ticketId: number, other: SharingTicket): NewTicketEvent[] => [
+          { ticketId, userId: createdBy, kind: 'linked', field: 'related', to: `#${other.id} ${other.name}` },
+          {
+            ticketId: other.id,
+            userId: createdBy,
+            kind: 'linked',
+            field: 'related',
+            to: `#${ticketId} ${values.name}`,
+          },
+        ];
         const write = async (trx: Kysely<DB>) => {
           const inserted = await trx
             .insertInto('tickets')
@@ -290,7 +335,32 @@ export function createTicketsRepository(
             .insertInto('ticket_events')
             .values([event, ...(slaEvent ? [slaEvent] : [])].map((e) => ({ ...e, ticket_id: inserted.id })))
             .execute();
-          await alsoWrite?.(inserted.id, trx);
+          if (found.length > 0) {
+            await trx
+              .insertInto('ticket_references')
+              .values(found.map((r) => ({ ticket_id: inserted.id, type_id: r.type_id, value: r.value })))
+              .execute();
+            const sharing = await openSharing(trx, inserted.id, found).execute();
+            linked = [...new Map(sharing.map((o) => [o.id, { id: o.id, name: o.name }])).values()];
+            if (linked.length > 0) {
+              await trx
+                .insertInto('ticket_links')
+                .values(
+                  linked.map((o) => ({
+                    from_ticket_id: Math.min(o.id, inserted.id),
+                    to_ticket_id: Math.max(o.id, inserted.id),
+                    kind: 'related' as const,
+                    created_by: createdBy,
+                    created_at: now,
+                  })),
+                )
+                .execute();
+              await trx
+                .insertInto('ticket_events')
+                .values(linked.flatMap((o) => linkEvents(inserted.id, o)).map((e) => eventRow(e, now)))
+                .execute();
+            }
+          }
           return inserted;
         };
         row = trx ? await write(trx) : await db.transaction().execute(write);
@@ -299,6 +369,7 @@ export function createTicketsRepository(
       if (!row) return { missing: references.missing };
       const { names } = references;
       return {
+        linked,
         ticket: ticketOf(row, {
           priority: names.priority_type_id,
           status: { name: names.status_id, stage: row.stage },

@@ -47,15 +47,15 @@ interface Deps {
   router: Pick<TicketRouter, 'groupFor'>;
   /** A group's members: a ticket landing in their queue is announced to them. */
   teamOf: (groupId: number) => Promise<number[]>;
-  /** Whether a parent about to close still has open children; a new ticket's automatic links. */
-  links: Pick<TicketLinksRepository, 'openChildren' | 'lock' | 'insert'>;
+  /** Whether a parent about to close still has open children. */
+  links: Pick<TicketLinksRepository, 'openChildren'>;
   /** Automatic assignment of the tickets entering a group's queue (Rotativa, Menor carga). */
   autoAssign: Pick<
     AutoAssigner,
     'modeOf' | 'lockGroup' | 'choose' | 'recordChoice' | 'assignLocked' | 'announce' | 'freed'
   >;
   /** The logistics references of the ticket's text, written with every write of it. */
-  references: Pick<ReferencesRepository, 'extract' | 'insert' | 'replace' | 'openSharing' | 'ofTicket' | 'types'>;
+  references: Pick<ReferencesRepository, 'extract' | 'replace' | 'openSharing' | 'ofTicket' | 'types'>;
 }
 
 export type Actor = Pick<AuthUserRow, 'id' | 'role_id'> & Partial<Pick<AuthUserRow, 'is_supervisor'>>;
@@ -301,7 +301,8 @@ export function createTicketsService({
     /**
      * Creates the ticket; without a group, the routing rules give it one (or none). Its
      * references are written with it, and it is linked `relacionado con` every open ticket
-     * sharing one (with their timeline entries), in the creation's transaction. A group that
+     * sharing one (with their timeline entries), in the creation's write (tickets.repository.ts
+     * `create`). A group that
      * assigns automatically gives it to a member in the same transaction, under the group's lock
      * (taken before the ticket is written).
      */
@@ -329,35 +330,7 @@ export function createTicketsService({
             at,
           )
         : undefined;
-      const linked: number[] = [];
-      const alsoWrite = async (ticketId: number, trx: Kysely<DB>) => {
-        await references.insert(ticketId, refs, trx);
-        const sharing = await references.openSharing(ticketId, refs, trx);
-        const others = [...new Map(sharing.map((s) => [s.id, s])).values()];
-        if (others.length === 0) return;
-        await links.lock(trx);
-        const changes: NewTicketEvent[] = [];
-        for (const other of others) {
-          await links.insert({ from: ticketId, to: other.id, kind: 'related', createdBy: actor.id }, trx);
-          linked.push(other.id);
-          changes.push(
-            { ticketId, userId: actor.id, kind: 'linked', field: 'related', to: `#${other.id} ${other.name}` },
-            {
-              ticketId: other.id,
-              userId: actor.id,
-              kind: 'linked',
-              field: 'related',
-              to: `#${ticketId} ${values.name}`,
-            },
-          );
-        }
-        await events.record(changes, trx);
-      };
-      const options = {
-        now: new Date(at).toISOString(),
-        sla: clock,
-        alsoWrite: refs.length > 0 ? alsoWrite : undefined,
-      };
+      const options = { now: new Date(at).toISOString(), sla: clock, references: refs };
       const auto: { assigned: AutoAssignment | null } = { assigned: null };
       const result = !isAutomatic
         ? await tickets.create(values, actor.id, options)
@@ -374,6 +347,7 @@ export function createTicketsService({
           });
       if ('missing' in result) throw validationFailed(referenceErrors(result.missing, values));
       const { ticket } = result;
+      const linked = result.linked.map((t) => t.id);
       if (auto.assigned) {
         await autoAssign.announce([auto.assigned]);
       } else {
