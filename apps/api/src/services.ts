@@ -157,6 +157,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
   const ticketLinksRepository = createTicketLinksRepository(database);
   const autoAssign = createAutoAssigner({
     database,
+    bus,
     groups: groupsRepository,
     tickets: ticketsRepository,
     events: ticketEvents,

@@ -181,6 +181,23 @@ describe.each(dialects)('automatic assignment on %s', (dialect) => {
     expect(await assigneeOf(waiting3.id)).not.toBeNull();
   });
 
+  it("follows a change of the group's mode at the next ticket", async () => {
+    const e = await newAgent('modo.e');
+    const group = await newGroup('manual', [e]);
+    expect((await newTicket(group)).user_assigned_id).toBeNull();
+    const setMode = async (assignment_mode: Mode) => {
+      const res = await t.call(admin, 'PUT', `/api/groups/update/${group}`, {
+        name: 'Equipo cambiante',
+        assignment_mode,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await setMode('round_robin');
+    expect((await newTicket(group)).user_assigned_id).toBe(e);
+    await setMode('manual');
+    expect((await newTicket(group)).user_assigned_id).toBeNull();
+  });
+
   it('skips absent and inactive members, and hands out what waits when one comes back', async () => {
     const [c, d] = [await newAgent('ausente.c'), await newAgent('ausente.d')];
     const group = await newGroup('least_loaded', [c, d]);

@@ -50,6 +50,29 @@ describe('mailer without SMTP_URL (dev outbox)', () => {
     expect(kept.map((f) => readFileSync(path.join(outboxDir, f), 'utf8')).join()).not.toContain('ana@portal.local');
     mailer.close();
   });
+
+  it('prunes the outbox once per quarter of its limit written', async () => {
+    const outboxDir = path.join(dir, 'outbox-8');
+    const mailer = createMailer({
+      smtpUrl: undefined,
+      from: 'Portal <no-reply@portal.local>',
+      outboxDir,
+      log: spyLog(),
+      outboxLimit: 8,
+    });
+    for (let n = 1; n <= 9; n++) await mailer.send({ ...message, to: `n${n}@portal.local` });
+    // Pruned at the 8th (nothing to delete yet), the 9th waits for the 10th.
+    expect(readdirSync(outboxDir)).toHaveLength(9);
+    await mailer.send({ ...message, to: 'n10@portal.local' });
+    const kept = readdirSync(outboxDir)
+      .map((f) => readFileSync(path.join(outboxDir, f), 'utf8'))
+      .join();
+    expect(readdirSync(outboxDir)).toHaveLength(8);
+    expect(kept).not.toContain('n1@portal.local');
+    expect(kept).not.toContain('n2@portal.local');
+    expect(kept).toContain('n3@portal.local');
+    mailer.close();
+  });
 });
 
 describe('mailer with SMTP_URL', () => {

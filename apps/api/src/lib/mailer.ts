@@ -31,7 +31,7 @@ export interface MailerOptions {
   /** Where messages go when there is no SMTP server (the dev outbox). */
   outboxDir: string;
   log: MailLog;
-  /** How many messages the dev outbox keeps; older ones are deleted. */
+  /** How many messages the dev outbox keeps; older ones are deleted (up to a quarter more may wait). */
   outboxLimit?: number;
 }
 
@@ -81,6 +81,8 @@ export function createMailer(options: MailerOptions): Mailer {
   const composerOptions: StreamTransport.Options = { streamTransport: true, buffer: true, newline: 'unix' };
   const composer = () => transporterOf((nodemailer) => nodemailer.createTransport(composerOptions, { from }));
   const outboxLimit = options.outboxLimit ?? 200;
+  // The folder is listed and pruned once per quarter of the limit written, not at every mail.
+  const pruneEvery = Math.max(1, Math.floor(outboxLimit / 4));
   let sequence = 0;
   return {
     mode: 'outbox',
@@ -95,7 +97,7 @@ export function createMailer(options: MailerOptions): Mailer {
         `${stamp}-${String(sequence).padStart(6, '0')}-${randomBytes(3).toString('hex')}.eml`,
       );
       writeFileSync(file, raw, { mode: 0o600 });
-      pruneOutbox(outboxDir, outboxLimit);
+      if (sequence % pruneEvery === 0) pruneOutbox(outboxDir, outboxLimit);
       log.info(
         { to: message.to, subject: message.subject, file, text: message.text },
         'e-mail not sent (no SMTP_URL): kept in the dev outbox',

@@ -2,6 +2,8 @@ import { ASSIGNMENT_MSG, RECORD_STATUS, TICKET_MSG, type AssignmentMode } from '
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
+import { createLoadingCache } from '../../lib/loading-cache.ts';
+import type { NotificationBus } from '../notifications/notifications.bus.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { TicketEventsRepository } from '../tickets/ticket-events.repository.ts';
 import type { TicketsRepository } from '../tickets/tickets.repository.ts';
@@ -21,11 +23,12 @@ export interface LockedGroup {
   status_id: number;
   assignment_mode: AssignmentMode;
   assignment_cap: number | null;
-  last_assigned_user_id: number | null;
 }
 
 interface Deps {
   database: Database;
+  /** Announces writes to the groups (`catalogs`): the modes kept in memory are dropped. */
+  bus: Pick<NotificationBus, 'onInvalidate' | 'canCache'>;
   groups: GroupsRepository;
   tickets: Pick<TicketsRepository, 'assign'>;
   events: TicketEventsRepository;
@@ -67,47 +70,47 @@ export const isAbsentAt = (u: { absent_from: string | null; absent_until: string
  * assignment; SQLite has one writer. The lock is per group: a member of two groups may pass
  * the cap by one when both assign at the same instant.
  */
-export function createAutoAssigner({ database, groups, tickets, events, notifications, now = Date.now }: Deps) {
+export function createAutoAssigner({ database, bus, groups, tickets, events, notifications, now = Date.now }: Deps) {
   const { db } = database;
-
-  /** The group's mode, read outside any transaction (manual for a missing or inactive group). */
-  async function modeOf(groupId: number): Promise<AssignmentMode> {
-    const row = await db
-      .selectFrom('groups')
-      .select(['assignment_mode', 'status_id'])
-      .where('id', '=', groupId)
-      .executeTakeFirst();
-    return row && row.status_id === RECORD_STATUS.active ? row.assignment_mode : 'manual';
-  }
+  // Every group's mode, kept until a write to the groups is announced.
+  const modes = createLoadingCache<'all', Map<number, AssignmentMode>>(1, () => bus.canCache());
+  bus.onInvalidate(({ kind }) => {
+    if (kind === 'catalogs' || kind === 'all') modes.clear();
+  });
+  const loadModes = async () => {
+    const rows = await db.selectFrom('groups').select(['id', 'assignment_mode', 'status_id']).execute();
+    return new Map(rows.map((g) => [g.id, g.status_id === RECORD_STATUS.active ? g.assignment_mode : 'manual']));
+  };
 
   /**
-   * Locks the group row for this transaction's decisions (PostgreSQL); undefined if it does not
-   * exist. Rotativa's place is read after the lock, by a statement of its own, so it sees what
-   * the previous holder committed.
+   * The group's mode, from memory (manual for a missing or inactive group): whether a write
+   * takes the group's lock at all. The decision itself reads the locked row (`choose`).
    */
+  async function modeOf(groupId: number): Promise<AssignmentMode> {
+    return (await modes.get('all', loadModes)).get(groupId) ?? 'manual';
+  }
+
+  /** Locks the group row for this transaction's decisions (PostgreSQL); undefined if it does not exist. */
   async function lockGroup(trx: Kysely<DB>, groupId: number): Promise<LockedGroup | undefined> {
     const q = trx
       .selectFrom('groups')
       .select(['id', 'status_id', 'assignment_mode', 'assignment_cap'])
       .where('id', '=', groupId);
-    const group = await (database.dialect === 'postgres' ? q.forNoKeyUpdate() : q).executeTakeFirst();
-    if (!group) return undefined;
-    const rotation = await trx
-      .selectFrom('group_rotations')
-      .select('last_assigned_user_id')
-      .where('group_id', '=', groupId)
-      .executeTakeFirst();
-    return { ...group, last_assigned_user_id: rotation?.last_assigned_user_id ?? null };
+    return (database.dialect === 'postgres' ? q.forNoKeyUpdate() : q).executeTakeFirst();
   }
 
-  /** The available members with their open tickets, in rotation order (after the last one given a ticket). */
+  /**
+   * The available members with their open tickets, in rotation order (after the last one given
+   * a ticket, read with them after the lock).
+   */
   async function available(trx: Kysely<DB>, group: LockedGroup) {
     const at = now();
     const cap = group.assignment_cap;
-    const open = (await groups.assignableMembers(group.id, trx))
+    const members = await groups.assignableMembers(group.id, trx);
+    const open = members
       .filter((m) => !isAbsentAt(m, at) && (cap === null || m.open < cap))
       .map((m) => ({ userId: m.user_id, open: m.open, name: m.full_name }));
-    const last = group.last_assigned_user_id ?? 0;
+    const last = members[0]?.last_assigned_user_id ?? 0;
     return [...open.filter((m) => m.userId > last), ...open.filter((m) => m.userId <= last)];
   }
 
@@ -142,7 +145,6 @@ export function createAutoAssigner({ database, groups, tickets, events, notifica
       .values({ group_id: group.id, last_assigned_user_id: chosen.userId })
       .onConflict((oc) => oc.column('group_id').doUpdateSet({ last_assigned_user_id: chosen.userId }))
       .execute();
-    group.last_assigned_user_id = chosen.userId;
     await events.record(
       [
         {

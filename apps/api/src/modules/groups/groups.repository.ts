@@ -148,11 +148,12 @@ export function createGroupsRepository(database: Database) {
       return Number(result.numUpdatedRows) === 1;
     },
 
-    /** The members who may receive tickets: active users of an active role, by id, with their absence. */
     /**
      * The group's members who may be given tickets (active users of active roles), in user id
      * order, each with their absence, their name as the timeline writes it and their open
-     * assigned tickets from the counters: one statement, read after the group's lock.
+     * assigned tickets from the counters, and on every row the member Rotativa gave the last
+     * ticket to: one statement, read after the group's lock (so it sees what the previous
+     * holder committed).
      */
     async assignableMembers(groupId: number, trx: Kysely<DB> = db) {
       const rows = await trx
@@ -169,6 +170,13 @@ export function createGroupsRepository(database: Database) {
             .where('c.kind', '=', COUNT_KIND.assigned)
             .where('c.stage', '<>', 'closed')
             .as('open'),
+        )
+        .select((eb) =>
+          eb
+            .selectFrom('group_rotations as g')
+            .select('g.last_assigned_user_id')
+            .where('g.group_id', '=', groupId)
+            .as('last_assigned_user_id'),
         )
         .where('m.group_id', '=', groupId)
         .where('u.status_id', '=', RECORD_STATUS.active)
