@@ -239,7 +239,9 @@ async function writeShipmentReferences(database: Database, firstId: number, coun
  * after their creation. A closed ticket is met, one in seven breached, resolved when it closed (its
  * last update), as the SLA clock leaves it; an open one is breached past its due date, at risk in
  * its last hour, on time before. Open tickets are mostly new ones,
- * so the at-risk and breached tickets are a minority spread over the years.
+ * so the at-risk and breached tickets are a minority spread over the years. Each open one past a
+ * threshold was alerted for it (`sla_alerted`), as the alert sweep leaves a portal that ran: the
+ * sweep of a served database finds only what crosses while it runs.
  */
 async function giveSlas(db: Kysely<DB>, dialect: Dialect): Promise<void> {
   const now = new Date().toISOString();
@@ -249,10 +251,15 @@ async function giveSlas(db: Kysely<DB>, dialect: Dialect): Promise<void> {
         first_response_due_at = created_at + make_interval(mins => 30 * (1 + (id * 7) % 8)),
         resolution_due_at = created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)),
         resolved_at = case when stage = 'closed' then updated_at end,
+        sla_at_risk_at = created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)) - interval '1 hour',
         sla_state = case when stage = 'closed' then (case when id % 7 = 0 then 'breached' else 'met' end)
           when created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)) < ${now}::timestamptz then 'breached'
           when created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)) < ${hourLater}::timestamptz then 'at_risk'
-          else 'ok' end
+          else 'ok' end,
+        sla_alerted = case when stage = 'closed' then 0
+          when created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)) < ${now}::timestamptz then 2
+          when created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)) < ${hourLater}::timestamptz then 1
+          else 0 end
       where id % 20 <> 0`.execute(db);
     return;
   }
@@ -262,9 +269,14 @@ async function giveSlas(db: Kysely<DB>, dialect: Dialect): Promise<void> {
       first_response_due_at = ${sql.raw(due('30 * (1 + (id * 7) % 8)'))},
       resolution_due_at = ${sql.raw(resolution)},
       resolved_at = case when stage = 'closed' then updated_at end,
+      sla_at_risk_at = ${sql.raw(due('240 * (1 + (id * 13) % 10) - 60'))},
       sla_state = case when stage = 'closed' then (case when id % 7 = 0 then 'breached' else 'met' end)
         when ${sql.raw(resolution)} < ${now} then 'breached'
         when ${sql.raw(resolution)} < ${hourLater} then 'at_risk'
-        else 'ok' end
+        else 'ok' end,
+      sla_alerted = case when stage = 'closed' then 0
+        when ${sql.raw(resolution)} < ${now} then 2
+        when ${sql.raw(resolution)} < ${hourLater} then 1
+        else 0 end
     where id % 20 <> 0`.execute(db);
 }
