@@ -117,7 +117,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     replyAddress: config.mailReplyAddress,
     secret: config.jwtSecret,
   });
-  const mailNotifier = createMailNotifier({ database, outbox: mailOutbox, ticketMail });
+  const mailNotifier = createMailNotifier({ outbox: mailOutbox, ticketMail });
   const mailWorker = createMailOutboxWorker({
     outbox: mailOutbox,
     mailer,

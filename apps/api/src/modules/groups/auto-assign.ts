@@ -5,7 +5,7 @@ import type { DB } from '../../db/schema.ts';
 import { createLoadingCache } from '../../lib/loading-cache.ts';
 import type { NotificationBus } from '../notifications/notifications.bus.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
-import type { TicketEventsRepository } from '../tickets/ticket-events.repository.ts';
+import type { NewTicketEvent, TicketEventsRepository } from '../tickets/ticket-events.repository.ts';
 import type { TicketsRepository } from '../tickets/tickets.repository.ts';
 import type { GroupsRepository } from './groups.repository.ts';
 
@@ -15,6 +15,8 @@ export interface AutoAssignment {
   groupId: number;
   assigneeId: number;
   createdBy: number;
+  /** The group's members (as read with the choice): their queue shrank. */
+  team: number[];
 }
 
 /** The group row as read under its lock. */
@@ -45,7 +47,18 @@ export interface ChosenMember {
   userId: number;
   name: string;
   reason: string;
+  /** Every member who may be given tickets, read with the choice. */
+  team: number[];
 }
+
+/** The timeline's entry of an automatic assignment: by the portal itself, with its reason. */
+export const assignmentEvent = (chosen: ChosenMember): Omit<NewTicketEvent, 'ticketId'> => ({
+  userId: null,
+  kind: 'auto_assigned',
+  field: 'user_assigned_id',
+  from: chosen.reason,
+  to: chosen.name,
+});
 
 /** Whether an absence (from, until) holds at `at`. */
 export const isAbsentAt = (u: { absent_from: string | null; absent_until: string | null }, at: number) =>
@@ -111,7 +124,10 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
       .filter((m) => !isAbsentAt(m, at) && (cap === null || m.open < cap))
       .map((m) => ({ userId: m.user_id, open: m.open, name: m.full_name }));
     const last = members[0]?.last_assigned_user_id ?? 0;
-    return [...open.filter((m) => m.userId > last), ...open.filter((m) => m.userId <= last)];
+    return {
+      rotation: [...open.filter((m) => m.userId > last), ...open.filter((m) => m.userId <= last)],
+      team: members.map((m) => m.user_id),
+    };
   }
 
   /** The member the mode picks, or null when nobody is available. */
@@ -125,14 +141,16 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
   async function choose(trx: Kysely<DB>, group: LockedGroup): Promise<ChosenMember | null> {
     const mode = group.assignment_mode;
     if (group.status_id !== RECORD_STATUS.active || mode === 'manual') return null;
-    const chosen = pick(mode, await available(trx, group));
+    const { rotation, team } = await available(trx, group);
+    const chosen = pick(mode, rotation);
     if (!chosen) return null;
-    return { userId: chosen.userId, name: chosen.name, reason: ASSIGNMENT_MSG.reason(mode, chosen.open) };
+    return { userId: chosen.userId, name: chosen.name, reason: ASSIGNMENT_MSG.reason(mode, chosen.open), team };
   }
 
   /**
-   * What follows the chosen member's assignment of a ticket, in `trx`: Rotativa's place, the
-   * timeline entry with its reason and the assignee's notification.
+   * What follows the chosen member's assignment of a ticket, in `trx`: Rotativa's place and the
+   * assignee's notification. (The timeline's entry, `assignmentEvent`, is written by the
+   * assignment's own write.)
    */
   async function recordChoice(
     trx: Kysely<DB>,
@@ -145,19 +163,6 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
       .values({ group_id: group.id, last_assigned_user_id: chosen.userId })
       .onConflict((oc) => oc.column('group_id').doUpdateSet({ last_assigned_user_id: chosen.userId }))
       .execute();
-    await events.record(
-      [
-        {
-          ticketId: ticket.id,
-          userId: null,
-          kind: 'auto_assigned',
-          field: 'user_assigned_id',
-          from: chosen.reason,
-          to: chosen.name,
-        },
-      ],
-      trx,
-    );
     await notifications.notify(
       {
         recipientId: chosen.userId,
@@ -169,13 +174,20 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
       },
       trx,
     );
-    return { ticketId: ticket.id, groupId: group.id, assigneeId: chosen.userId, createdBy: ticket.created_by };
+    return {
+      ticketId: ticket.id,
+      groupId: group.id,
+      assigneeId: chosen.userId,
+      createdBy: ticket.created_by,
+      team: chosen.team,
+    };
   }
 
   /**
    * Gives an existing ticket (unassigned, in the locked group's queue) to the member the mode
    * picks, in `trx`. Null when the group is manual or inactive, or nobody is available. (A new
-   * ticket is written with its assignee: `choose` before the insert, `recordChoice` after.)
+   * ticket is written with its assignee and the entry: `choose` before the insert,
+   * `recordChoice` after.)
    */
   async function assignLocked(
     trx: Kysely<DB>,
@@ -184,17 +196,16 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
   ): Promise<AutoAssignment | null> {
     const chosen = await choose(trx, group);
     if (!chosen || !(await tickets.assign(ticket.id, chosen.userId, null, trx))) return null;
+    await events.record([{ ticketId: ticket.id, ...assignmentEvent(chosen) }], trx);
     return recordChoice(trx, group, ticket, chosen);
   }
 
   /** Tells the creator, the assignee and the group's members (their queue shrank); after the commit. */
-  async function announce(assignments: AutoAssignment[]): Promise<void> {
-    const teams = new Map<number, number[]>();
+  function announce(assignments: AutoAssignment[]): void {
     for (const a of assignments) {
-      if (!teams.has(a.groupId)) teams.set(a.groupId, await groups.memberIds(a.groupId));
       notifications.ticketChanged({
         ticketId: a.ticketId,
-        userIds: [...new Set([a.createdBy, a.assigneeId, ...teams.get(a.groupId)!])],
+        userIds: [...new Set([a.createdBy, a.assigneeId, ...a.team])],
       });
     }
   }
@@ -214,7 +225,7 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
       }
       return assigned;
     });
-    await announce(done);
+    announce(done);
     return done;
   }
 

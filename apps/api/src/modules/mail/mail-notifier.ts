@@ -3,10 +3,10 @@ import {
   DEFAULT_NOTIFICATION_CHANNELS,
   DEFAULT_TIME_ZONE,
   RECORD_STATUS,
+  type MailRhythm,
   type NotificationChannel,
   type NotificationEvent,
 } from '@portal/contract';
-import type { Database } from '../../db/database.ts';
 import type { Executor } from '../notifications/notifications.repository.ts';
 import type { MailOutboxRepository, NewOutboxMail } from './mail-outbox.repository.ts';
 import { nextDigestAt, type TicketMail } from './ticket-mail.ts';
@@ -22,8 +22,19 @@ export interface TicketMailEvent {
   detail?: string | undefined;
 }
 
+/** A person an event concerns, as its mail needs them. */
+interface Person {
+  id: number;
+  name: string;
+  last_name: string;
+  email: string | null;
+  status_id: number;
+  rhythm: MailRhythm | null;
+  /** Their channel per event they chose one for. */
+  channels: Map<string, NotificationChannel>;
+}
+
 interface Deps {
-  database: Database;
   outbox: MailOutboxRepository;
   ticketMail: TicketMail;
 }
@@ -35,99 +46,108 @@ interface Deps {
  * transaction has committed (with the ticket's live announcement) and wakes the worker when
  * this process wrote a mail, so it leaves at once instead of at the next poll.
  */
-export function createMailNotifier({ database, outbox, ticketMail }: Deps) {
+export function createMailNotifier({ outbox, ticketMail }: Deps) {
   let wrote = false;
   let onCommitted: (() => void) | undefined;
 
-  return {
-    /** Each request's channel: the person's choice for the event, else the event's default; one read. */
-    async channelsOf(
-      requests: readonly { userId: number; event: NotificationEvent }[],
-      executor: Executor = database.db,
-    ): Promise<NotificationChannel[]> {
-      if (requests.length === 0) return [];
-      const rows = await executor
-        .selectFrom('notification_preferences')
-        .select(['user_id', 'event', 'channel'])
-        .where('user_id', 'in', [...new Set(requests.map((r) => r.userId))])
-        .execute();
-      const chosen = new Map(rows.map((r) => [`${r.user_id}:${r.event}`, r.channel as NotificationChannel]));
-      return requests.map((r) => chosen.get(`${r.userId}:${r.event}`) ?? DEFAULT_NOTIFICATION_CHANNELS[r.event]);
-    },
+  /**
+   * The people events concern (recipients and actors) with what their mail depends on: name,
+   * address, status, digest rhythm and their channel choices; one read.
+   */
+  async function peopleOf(ids: readonly number[], executor: Executor) {
+    const rows = await executor
+      .selectFrom('users as u')
+      .leftJoin('notification_rhythms as r', 'r.user_id', 'u.id')
+      .leftJoin('notification_preferences as p', 'p.user_id', 'u.id')
+      .select(['u.id', 'u.name', 'u.last_name', 'u.email', 'u.status_id', 'r.rhythm', 'p.event', 'p.channel'])
+      .where('u.id', 'in', [...new Set(ids)])
+      .execute();
+    const people = new Map<number, Person>();
+    for (const { event, channel, ...user } of rows) {
+      const person = people.get(user.id) ?? { ...user, channels: new Map<string, NotificationChannel>() };
+      if (event !== null && channel !== null) person.channels.set(event, channel as NotificationChannel);
+      people.set(user.id, person);
+    }
+    return people;
+  }
 
-    /**
-     * Writes each event's mail for its recipient (an active user with an address; an immediate
-     * mail, or a line of their next digest), reading the people, tickets and rhythms once for all
-     * of them. Answers how many were written.
-     */
-    async enqueueMany(inputs: readonly TicketMailEvent[], executor: Executor): Promise<number> {
-      if (inputs.length === 0) return 0;
-      const people = [...new Set(inputs.flatMap((i) => [i.recipientId, ...(i.actorId === null ? [] : [i.actorId])]))];
-      const recipients = [...new Set(inputs.map((i) => i.recipientId))];
-      const [users, tickets, rhythms] = await Promise.all([
-        executor
-          .selectFrom('users')
-          .select(['id', 'name', 'last_name', 'email', 'status_id'])
-          .where('id', 'in', people)
-          .execute(),
-        executor
-          .selectFrom('tickets')
-          .select(['id', 'name'])
-          .where('id', 'in', [...new Set(inputs.map((i) => i.ticketId))])
-          .execute(),
-        executor
-          .selectFrom('notification_rhythms')
-          .select(['user_id', 'rhythm'])
-          .where('user_id', 'in', recipients)
-          .execute(),
-      ]);
-      const userOf = new Map(users.map((u) => [u.id, u]));
-      const ticketOf = new Map(tickets.map((t) => [t.id, t]));
-      const rhythmOf = new Map(rhythms.map((r) => [r.user_id, r.rhythm]));
-      const mails: NewOutboxMail[] = [];
-      for (const input of inputs) {
-        const recipient = userOf.get(input.recipientId);
-        const ticket = ticketOf.get(input.ticketId);
-        if (!recipient || recipient.status_id !== RECORD_STATUS.active || !recipient.email || !ticket) continue;
-        const actor = input.actorId === null ? undefined : userOf.get(input.actorId);
-        const content = {
-          ticketId: ticket.id,
-          ticketName: ticket.name,
-          recipientName: recipient.name,
-          message: input.message,
-          actorName: actor ? `${actor.name} ${actor.last_name}` : null,
-          detail: input.detail,
-        };
-        const rhythm = rhythmOf.get(recipient.id);
-        if (rhythm && rhythm !== 'immediate') {
-          // A line of the person's next digest, gathered with the others when it is due.
-          mails.push({
-            userId: recipient.id,
-            ticketId: ticket.id,
-            to: recipient.email,
-            ...ticketMail.digestLine(content),
-            messageId: `<line.${randomUUID()}@${ticketMail.domain}>`,
-            headers: { inReplyTo: '', references: '', listUnsubscribe: '' },
-            digest: true,
-            notBefore: nextDigestAt(rhythm, new Date(), DEFAULT_TIME_ZONE).toISOString(),
-          });
-          continue;
-        }
-        const mail = ticketMail.compose(content);
+  /** The mail of each event for its recipient: an immediate mail, or a line of their next digest. */
+  function mailsOf(
+    inputs: readonly TicketMailEvent[],
+    people: Map<number, Person>,
+    tickets: Map<number, { id: number; name: string }>,
+  ): NewOutboxMail[] {
+    const mails: NewOutboxMail[] = [];
+    for (const input of inputs) {
+      const recipient = people.get(input.recipientId);
+      const ticket = tickets.get(input.ticketId);
+      if (!recipient || recipient.status_id !== RECORD_STATUS.active || !recipient.email || !ticket) continue;
+      const actor = input.actorId === null ? undefined : people.get(input.actorId);
+      const content = {
+        ticketId: ticket.id,
+        ticketName: ticket.name,
+        recipientName: recipient.name,
+        message: input.message,
+        actorName: actor ? `${actor.name} ${actor.last_name}` : null,
+        detail: input.detail,
+      };
+      const rhythm = recipient.rhythm;
+      if (rhythm && rhythm !== 'immediate') {
+        // A line of the person's next digest, gathered with the others when it is due.
         mails.push({
           userId: recipient.id,
           ticketId: ticket.id,
           to: recipient.email,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html,
-          messageId: mail.messageId,
-          headers: mail.headers,
+          ...ticketMail.digestLine(content),
+          messageId: `<line.${randomUUID()}@${ticketMail.domain}>`,
+          headers: { inReplyTo: '', references: '', listUnsubscribe: '' },
+          digest: true,
+          notBefore: nextDigestAt(rhythm, new Date(), DEFAULT_TIME_ZONE).toISOString(),
         });
-        wrote = true;
+        continue;
       }
-      await outbox.enqueueMany(mails, executor);
-      return mails.length;
+      const mail = ticketMail.compose(content);
+      mails.push({
+        userId: recipient.id,
+        ticketId: ticket.id,
+        to: recipient.email,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        messageId: mail.messageId,
+        headers: mail.headers,
+      });
+      wrote = true;
+    }
+    return mails;
+  }
+
+  return {
+    /**
+     * Each event's channel for its recipient (their choice for the event, else the event's
+     * default), and the mails of those who get it by e-mail written to the outbox, in
+     * `executor` (the event's transaction). The people are read once for all of them, the
+     * tickets only when some mail is due.
+     */
+    async deliver(inputs: readonly TicketMailEvent[], executor: Executor): Promise<NotificationChannel[]> {
+      if (inputs.length === 0) return [];
+      const people = await peopleOf(
+        inputs.flatMap((i) => [i.recipientId, ...(i.actorId === null ? [] : [i.actorId])]),
+        executor,
+      );
+      const channels = inputs.map(
+        (i) => people.get(i.recipientId)?.channels.get(i.event) ?? DEFAULT_NOTIFICATION_CHANNELS[i.event],
+      );
+      const mailed = inputs.filter((_, k) => channels[k] === 'email' || channels[k] === 'both');
+      if (mailed.length > 0) {
+        const tickets = await executor
+          .selectFrom('tickets')
+          .select(['id', 'name'])
+          .where('id', 'in', [...new Set(mailed.map((i) => i.ticketId))])
+          .execute();
+        await outbox.enqueueMany(mailsOf(mailed, people, new Map(tickets.map((t) => [t.id, t]))), executor);
+      }
+      return channels;
     },
 
     committed() {

@@ -109,15 +109,7 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
   async function mailAndChannels(due: readonly DueNotice[], executor: Executor): Promise<NotificationChannel[]> {
     const { mail } = deps;
     if (!mail) return due.map(() => 'portal');
-    const channels = await mail.channelsOf(
-      due.map((i) => ({ userId: i.recipientId, event: i.event })),
-      executor,
-    );
-    await mail.enqueueMany(
-      due.filter((_, k) => channels[k] === 'email' || channels[k] === 'both'),
-      executor,
-    );
-    return channels;
+    return mail.deliver(due, executor);
   }
 
   const rowOf = (input: DueNotice): NewNotification => ({

@@ -204,6 +204,7 @@ export function createTicketsRepository(
         trx,
         assignee,
         references: found = [],
+        events: extraEvents = [],
       }: {
         now?: string;
         sla?: TicketSla;
@@ -213,25 +214,28 @@ export function createTicketsRepository(
         assignee?: { id: number; name: string };
         /** The logistics references of the ticket's text (references.repository.ts `extract`). */
         references?: readonly FoundReference[];
+        /** More entries of its timeline, after the creation's (the automatic assignment's). */
+        events?: readonly Omit<NewTicketEvent, 'ticketId'>[];
       } = {},
     ): Promise<{ ticket: TTicket; linked: SharingTicket[] } | { missing: ReferenceField[] }> {
       // Inside the caller's transaction (an automatic assignment follows), or in its own.
       const executor = trx ?? db;
-      const event = eventRow({ ticketId: 0, userId: createdBy, kind: 'created' }, now);
-      // The SLA applied, on the timeline just after the creation.
-      const slaEvent =
-        sla?.sla_policy_id != null
-          ? eventRow(
+      // The creation, the SLA applied (if any) and the caller's entries, in this order, written
+      // with the ticket's id once it has one.
+      const firstEvents = [
+        { userId: createdBy, kind: 'created' as const },
+        ...(sla?.sla_policy_id != null
+          ? [
               {
-                ticketId: 0,
                 userId: createdBy,
-                kind: 'sla_assigned',
+                kind: 'sla_assigned' as const,
                 field: 'resolution_due_at',
                 to: sla.resolution_due_at,
               },
-              now,
-            )
-          : null;
+            ]
+          : []),
+        ...extraEvents,
+      ].map((e) => eventRow({ ...e, ticketId: 0 }, now));
       const s = sla ?? null;
       let row: Selectable<TicketsTable> | undefined;
       let references: TicketReferences;
@@ -278,16 +282,16 @@ export function createTicketsRepository(
           ),
           ${sharing}
           e as (
-            insert into ticket_events (ticket_id, user_id, kind, field, to_value, created_at)
-            select t.id, ${event.user_id}::int, ${event.kind}::text, null, null, ${now}::timestamptz from t
+            insert into ticket_events (ticket_id, user_id, kind, field, from_value, to_value, created_at)
+            select t.id, x.user_id, x.kind, x.field, x.from_value, x.to_value, ${now}::timestamptz
+            from t, unnest(${firstEvents.map((e) => e.user_id)}::int[], ${firstEvents.map((e) => e.kind)}::text[],
+              ${firstEvents.map((e) => e.field)}::text[], ${firstEvents.map((e) => e.from_value)}::text[],
+              ${firstEvents.map((e) => e.to_value)}::text[]) as x(user_id, kind, field, from_value, to_value)
             union all
-            select t.id, ${event.user_id}::int, ${slaEvent?.kind ?? ''}::text, ${slaEvent?.field ?? null}::text,
-              ${slaEvent?.to_value ?? null}::text, ${now}::timestamptz from t where ${slaEvent !== null}::boolean
-            union all
-            select t.id, ${createdBy}::int, 'linked', 'related', '#' || sh.id || ' ' || sh.name, ${now}::timestamptz
+            select t.id, ${createdBy}::int, 'linked', 'related', null, '#' || sh.id || ' ' || sh.name, ${now}::timestamptz
             from t, sh
             union all
-            select sh.id, ${createdBy}::int, 'linked', 'related', '#' || t.id || ' ' || t.name, ${now}::timestamptz
+            select sh.id, ${createdBy}::int, 'linked', 'related', null, '#' || t.id || ' ' || t.name, ${now}::timestamptz
             from t, sh
           )
           select (select json_agg(r) from r) as refs,
@@ -333,7 +337,7 @@ export function createTicketsRepository(
             .executeTakeFirstOrThrow();
           await trx
             .insertInto('ticket_events')
-            .values([event, ...(slaEvent ? [slaEvent] : [])].map((e) => ({ ...e, ticket_id: inserted.id })))
+            .values(firstEvents.map((e) => ({ ...e, ticket_id: inserted.id })))
             .execute();
           if (found.length > 0) {
             await trx

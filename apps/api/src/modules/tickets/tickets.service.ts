@@ -22,7 +22,7 @@ import type { DB } from '../../db/schema.ts';
 import { HttpError, forbidden, notFound, validationFailed, type FieldErrors } from '../../lib/http-error.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { PermissionsRepository } from '../permissions/permissions.repository.ts';
-import type { AutoAssigner, AutoAssignment } from '../groups/auto-assign.ts';
+import { assignmentEvent, type AutoAssigner, type AutoAssignment } from '../groups/auto-assign.ts';
 import type { TicketRouter } from '../groups/routing.ts';
 import type { TicketLinksRepository } from '../ticket-links/ticket-links.repository.ts';
 import type { ReferencesRepository } from '../references/references.repository.ts';
@@ -339,7 +339,12 @@ export function createTicketsService({
             const group = await autoAssign.lockGroup(trx, groupId);
             const chosen = group ? await autoAssign.choose(trx, group) : null;
             const assignee = chosen ? { id: chosen.userId, name: chosen.name } : undefined;
-            const created = await tickets.create(values, actor.id, { ...options, trx, assignee });
+            const created = await tickets.create(values, actor.id, {
+              ...options,
+              trx,
+              assignee,
+              events: chosen ? [assignmentEvent(chosen)] : [],
+            });
             if (group && chosen && 'ticket' in created) {
               auto.assigned = await autoAssign.recordChoice(trx, group, created.ticket, chosen);
             }
@@ -349,7 +354,7 @@ export function createTicketsService({
       const { ticket } = result;
       const linked = result.linked.map((t) => t.id);
       if (auto.assigned) {
-        await autoAssign.announce([auto.assigned]);
+        autoAssign.announce([auto.assigned]);
       } else {
         const team = ticket.group_id === null ? [] : await teamOf(ticket.group_id);
         notifications.ticketChanged({ ticketId: ticket.id, userIds: [...new Set([ticket.created_by, ...team])] });
@@ -451,7 +456,7 @@ export function createTicketsService({
         return updated;
       });
       announce(updated);
-      if (auto.assigned) await autoAssign.announce([auto.assigned]);
+      if (auto.assigned) autoAssign.announce([auto.assigned]);
       // Closing an assigned ticket frees a place under its assignee's cap: what waits for them is handed out.
       if (
         current.user_assigned_id !== null &&
