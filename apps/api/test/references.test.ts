@@ -262,6 +262,8 @@ describe.each(dialects)('logistics references on %s', (dialect) => {
     const id = created.json().data.id as number;
     await t.services.referenceReextraction.idle();
     expect(await refsOf(data.id)).toEqual(['Placa:XYZ-987-Q', 'Contenedor:CONT-1234']);
+    const longer = (await create(admin, 'Contenedor CONT-55555 en patio')).data.id;
+    expect(await refsOf(longer)).not.toContain('Contenedor:CONT-55555');
 
     const changed = await t.call(admin, 'PUT', `/api/reference-types/update/${id}`, {
       name: 'Contenedor',
@@ -270,6 +272,9 @@ describe.each(dialects)('logistics references on %s', (dialect) => {
     });
     expect(changed.statusCode, changed.body).toBe(200);
     await t.services.referenceReextraction.idle();
+    // The ticket the new pattern reads differently has its reference replaced; the other keeps its own.
+    expect(await refsOf(longer)).toEqual(['Contenedor:CONT-55555']);
+    expect(await refsOf(data.id)).toEqual(['Placa:XYZ-987-Q', 'Contenedor:CONT-1234']);
     // While a run goes on, the catalogue shows how far it is.
     await db()
       .updateTable('reference_types')

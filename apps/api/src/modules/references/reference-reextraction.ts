@@ -1,12 +1,13 @@
 import { compileReferenceType, extractReferences, RECORD_STATUS } from '@portal/contract';
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { nowIso, type Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 
 /**
- * Tickets re-extracted per step. Each step is one short transaction (read the batch's text,
- * replace that type's references, move the cursor): on SQLite it holds the one connection, on
- * PostgreSQL it locks the batch's rows, so a ticket write waits at most one step (a few ms).
+ * Tickets re-extracted per step. Each step is one short transaction (read the batch's text and
+ * that type's references, replace those that change, move the cursor): on SQLite it holds the
+ * one connection, on PostgreSQL it locks the rows of the tickets whose references change, so a
+ * ticket write waits at most one step (a few ms).
  */
 export const REEXTRACT_BATCH = 200;
 
@@ -14,6 +15,12 @@ export const REEXTRACT_BATCH = 200;
 class CursorMoved extends Error {}
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+interface TicketText {
+  id: number;
+  name: string;
+  description: string;
+}
 
 /**
  * The background re-extraction after a reference type's pattern (or status) changes: every
@@ -37,37 +44,48 @@ export function createReferenceReextraction(database: Database, { batch = REEXTR
         .executeTakeFirst();
       if (!type || type.reextract_after_id === null) return;
       const after = type.reextract_after_id;
-      const tickets = await trx
-        .selectFrom('tickets')
-        .select(['id', 'name', 'description'])
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(batch)
-        // A ticket written meanwhile waits for this step, then writes its own references.
-        .$if(database.dialect === 'postgres', (q) => q.forUpdate())
-        .execute();
+      const compiled = type.status_id === RECORD_STATUS.active ? [compileReferenceType(type)] : [];
+      const extracted = (t: TicketText) => extractReferences(compiled, [t.name, t.description]).map((r) => r.value);
+      const texts = (query: SelectQueryBuilder<DB, 'tickets', object>) =>
+        query.select(['id', 'name', 'description']).orderBy('id').execute();
+      const tickets = await texts(trx.selectFrom('tickets').where('id', '>', after).limit(batch));
       const isDone = tickets.length < batch;
       if (tickets.length > 0) {
-        // By the batch's ids, so the key is read (a range of ids would let SQLite read the
-        // whole type through the value index instead).
-        await trx
-          .deleteFrom('ticket_references')
-          .where(
-            'ticket_id',
-            'in',
-            tickets.map((t) => t.id),
-          )
+        const ids = tickets.map((t) => t.id);
+        // Only the tickets whose references of the type change are written (most keep theirs).
+        const stored = new Map<number, string[]>();
+        const rows = await trx
+          .selectFrom('ticket_references')
+          .select(['ticket_id', 'value'])
+          .where('ticket_id', 'in', ids)
           .where('type_id', '=', typeId)
           .execute();
-        if (type.status_id === RECORD_STATUS.active) {
-          const compiled = [compileReferenceType(type)];
-          const rows = tickets.flatMap((t) =>
-            extractReferences(compiled, [t.name, t.description]).map((r) => ({ ticket_id: t.id, ...r })),
+        for (const r of rows) stored.set(r.ticket_id, [...(stored.get(r.ticket_id) ?? []), r.value]);
+        const same = (found: string[], kept: string[]) => {
+          const values = new Set(found);
+          return values.size === kept.length && kept.every((v) => values.has(v));
+        };
+        let changed = tickets.filter((t) => !same(extracted(t), stored.get(t.id) ?? [])).map((t) => t.id);
+        if (changed.length > 0) {
+          // PostgreSQL: those tickets are locked and read again, so a write of one meanwhile
+          // (which extracts its own references with the new pattern) is waited for, not undone.
+          const current =
+            database.dialect === 'postgres'
+              ? await texts(trx.selectFrom('tickets').where('id', 'in', changed).forUpdate())
+              : tickets.filter((t) => changed.includes(t.id));
+          changed = current.map((t) => t.id);
+          await trx
+            .deleteFrom('ticket_references')
+            .where('ticket_id', 'in', changed)
+            .where('type_id', '=', typeId)
+            .execute();
+          const found = current.flatMap((t) =>
+            [...new Set(extracted(t))].map((value) => ({ ticket_id: t.id, type_id: typeId, value })),
           );
-          for (let i = 0; i < rows.length; i += 500) {
+          for (let i = 0; i < found.length; i += 500) {
             await trx
               .insertInto('ticket_references')
-              .values(rows.slice(i, i + 500))
+              .values(found.slice(i, i + 500))
               .execute();
           }
         }
