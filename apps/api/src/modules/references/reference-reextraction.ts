@@ -65,18 +65,30 @@ export function createReferenceReextraction(database: Database, { batch = REEXTR
           const values = new Set(found);
           return values.size === kept.length && kept.every((v) => values.has(v));
         };
-        let changed = tickets.filter((t) => !same(extracted(t), stored.get(t.id) ?? [])).map((t) => t.id);
+        const changed = tickets.filter((t) => !same(extracted(t), stored.get(t.id) ?? []));
         if (changed.length > 0) {
           // PostgreSQL: those tickets are locked and read again, so a write of one meanwhile
           // (which extracts its own references with the new pattern) is waited for, not undone.
           const current =
             database.dialect === 'postgres'
-              ? await texts(trx.selectFrom('tickets').where('id', 'in', changed).forUpdate())
-              : tickets.filter((t) => changed.includes(t.id));
-          changed = current.map((t) => t.id);
+              ? await texts(
+                  trx
+                    .selectFrom('tickets')
+                    .where(
+                      'id',
+                      'in',
+                      changed.map((t) => t.id),
+                    )
+                    .forUpdate(),
+                )
+              : changed;
           await trx
             .deleteFrom('ticket_references')
-            .where('ticket_id', 'in', changed)
+            .where(
+              'ticket_id',
+              'in',
+              current.map((t) => t.id),
+            )
             .where('type_id', '=', typeId)
             .execute();
           const found = current.flatMap((t) =>

@@ -49,9 +49,9 @@ const NOT_RUN: SweepResult = { ran: false, moved: 0, scheduled: 0, delivered: 0 
  *    timeline);
  * 2. each running ticket past a threshold it was never alerted for gets its one alert row
  *    (`sla_alerts`, primary key ticket + threshold) and its level raised (with the state's move
- *    when it moved here, on its own when a write moved it). A ticket past both thresholds gets only `Vencido`. The alert is due at
- *    the first instant the ticket's calendar is open, from now on: one found after hours waits
- *    for the next opening;
+ *    when it moved here, on its own when a write moved it). A ticket past both thresholds gets
+ *    only `Vencido`. The alert is due at the first instant the ticket's calendar is open, from
+ *    now on: one found after hours waits for the next opening;
  * 3. the alerts due are delivered once (`sent_at`): to the assignee, or with nobody assigned to
  *    the supervisors (`is_supervisor` roles) of the ticket's area, through `notifyMany` (the event
  *    `sla`: in the portal, by mail or both as each person chose). A ticket resolved while its
