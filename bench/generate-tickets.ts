@@ -226,10 +226,7 @@ async function writeShipmentReferences(database: Database, firstId: number, coun
       after = ids.at(-1)!.id;
     }
   }
-  await db
-    .updateTable('reference_types')
-    .set({ reextract_after_id: null, reextract_done: null, reextract_total: null })
-    .execute();
+  await db.deleteFrom('reference_reextractions').execute();
 }
 
 /**

@@ -117,6 +117,7 @@ export async function buildApp({ config, database, logger }: BuildOptions) {
       openStreams: () => services.notifications.openStreams,
       listAnswerCounts: services.listAnswerCounts,
       mailOutbox: () => services.mailOutbox.countByStatus(),
+      onReextractionStep: (listener) => void services.referenceReextraction.onStep(listener),
     });
   }
 

@@ -107,6 +107,23 @@ describe.each(dialects)('metrics on %s', (dialect) => {
     }
   });
 
+  it('reports how long the steps of a reference re-extraction held their transaction', async () => {
+    const type = await t.services.database.db.selectFrom('reference_types').select('id').executeTakeFirstOrThrow();
+    await t.services.referenceReextraction.idle();
+    const counted = (await scrape()).get('portal_reference_reextraction_step_seconds_count') ?? 0;
+    await t.services.database.db
+      .insertInto('reference_reextractions')
+      .values({ type_id: type.id, after_id: 0, done: 0, total: null })
+      .execute();
+    await t.services.referenceReextraction.idle();
+    const after = await scrape();
+    expect(after.get('portal_reference_reextraction_step_seconds_count')).toBeGreaterThan(counted);
+    expect(after.get('portal_reference_reextraction_step_seconds_bucket{le="+Inf"}')).toBe(
+      after.get('portal_reference_reextraction_step_seconds_count'),
+    );
+    expect(after.get('portal_reference_reextraction_step_max_seconds')).toBeGreaterThan(0);
+  });
+
   it("reports the database pool (PostgreSQL's), the event loop lag and the process memory", async () => {
     const samples = await scrape();
     if (dialect === 'postgres') {

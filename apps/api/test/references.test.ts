@@ -276,14 +276,24 @@ describe.each(dialects)('logistics references on %s', (dialect) => {
     expect(await refsOf(longer)).toEqual(['Contenedor:CONT-55555']);
     expect(await refsOf(data.id)).toEqual(['Placa:XYZ-987-Q', 'Contenedor:CONT-1234']);
     // While a run goes on, the catalogue shows how far it is.
-    await db()
-      .updateTable('reference_types')
-      .set({ reextract_after_id: 0, reextract_done: 0, reextract_total: 10 })
-      .where('id', '=', id)
-      .execute();
+    await db().insertInto('reference_reextractions').values({ type_id: id, after_id: 0, done: 0, total: 10 }).execute();
     const running = (await t.call(admin, 'GET', `/api/reference-types/${id}`)).json().data;
     expect(running).toMatchObject({ reextract_done: 0, reextract_total: 10 });
-    await t.services.referenceReextraction.idle();
+    // Its steps tell how long each held its transaction, and announce no catalogue change (the
+    // progress lives apart from the catalogue, which every process would otherwise forget).
+    const [kinds, steps] = [[] as string[], [] as number[]];
+    const stopKinds = t.services.bus.onInvalidate(({ kind }) => kinds.push(kind));
+    const stopSteps = t.services.referenceReextraction.onStep((ms) => steps.push(ms));
+    try {
+      await t.services.referenceReextraction.idle();
+    } finally {
+      stopKinds();
+      stopSteps();
+    }
+    expect(kinds).not.toContain('catalogs');
+    expect(steps.length).toBeGreaterThan(0);
+    expect(steps.every((ms) => ms >= 0)).toBe(true);
+    expect(await db().selectFrom('reference_reextractions').selectAll().execute()).toEqual([]);
     const record = (await t.call(admin, 'GET', `/api/reference-types/${id}`)).json().data;
     expect(record).toMatchObject({ reextract_done: null, reextract_total: null });
     expect(await refsOf(data.id)).toEqual(['Placa:XYZ-987-Q', 'Contenedor:CONT-1234']);

@@ -34,6 +34,7 @@ import * as mailInAndOutboxScreen from './migrations/0033-mail-in-and-outbox-scr
 import * as logisticsReferences from './migrations/0034-logistics-references.ts';
 import * as slaDueSorts from './migrations/0035-sla-due-sorts.ts';
 import * as groupRotationApart from './migrations/0036-group-rotation-apart.ts';
+import * as referenceReextractionApart from './migrations/0037-reference-reextraction-apart.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -73,6 +74,7 @@ const migrations: Record<string, DialectMigration> = {
   '0034-logistics-references': logisticsReferences,
   '0035-sla-due-sorts': slaDueSorts,
   '0036-group-rotation-apart': groupRotationApart,
+  '0037-reference-reextraction-apart': referenceReextractionApart,
 };
 
 class StaticProvider implements MigrationProvider {

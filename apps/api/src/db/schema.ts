@@ -268,18 +268,23 @@ export interface SavedViewsTable {
   updated_at: Timestamp;
 }
 
-/** Referencias: a logistics reference's pattern; `reextract_*` follow a background re-extraction (migration 0034). */
+/** Referencias: a logistics reference's pattern. */
 export interface ReferenceTypesTable {
   id: Generated<number>;
   name: string;
   pattern: string;
   example: string;
   status_id: Generated<number>;
-  reextract_after_id: number | null;
-  reextract_done: number | null;
-  reextract_total: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** A reference type's pending or running re-extraction: the last ticket id done, and how far it is (migration 0037). */
+export interface ReferenceReextractionsTable {
+  type_id: number;
+  after_id: number;
+  done: number;
+  total: number | null;
 }
 
 /** The roles a saved view is shared with. */
@@ -455,6 +460,7 @@ export interface DB {
   difficulties: NamedCatalogTable;
   groups: GroupsTable;
   group_rotations: GroupRotationsTable;
+  reference_reextractions: ReferenceReextractionsTable;
   group_members: GroupMembersTable;
   routing_rules: RoutingRulesTable;
   priority_types: NamedCatalogTable;

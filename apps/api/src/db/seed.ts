@@ -148,7 +148,12 @@ async function seedDemoCatalogs(trx: Kysely<DB>) {
 async function seedReferenceTypes(trx: Kysely<DB>) {
   await trx
     .insertInto('reference_types')
-    .values(referenceTypeSeeds.map((t) => ({ ...t, reextract_after_id: 0, reextract_done: 0, ...stamp() })))
+    .values(referenceTypeSeeds.map((t) => ({ ...t, ...stamp() })))
+    .execute();
+  await trx
+    .insertInto('reference_reextractions')
+    .columns(['type_id', 'after_id', 'done'])
+    .expression((eb) => eb.selectFrom('reference_types').select(['id', eb.lit(0).as('after_id'), eb.lit(0).as('done')]))
     .execute();
 }
 

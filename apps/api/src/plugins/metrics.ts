@@ -16,10 +16,14 @@ export interface MetricsSources {
   listAnswerCounts: Record<string, { kept: number; database: number }>;
   /** Mails in the outbox by state (one database shared by every process). */
   mailOutbox?: () => Promise<Record<string, number>>;
+  /** Tells, in ms, how long each step of a reference re-extraction held its transaction. */
+  onReextractionStep?: (listener: (ms: number) => void) => void;
 }
 
 /** Request durations, in seconds: from a cached list (a millisecond) to a slow export. */
 const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** A re-extraction step's hold, in seconds: a write waits at most that long for one. */
+const STEP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -131,6 +135,26 @@ export const metricsPlugin = fp(
           outboxCounts = undefined;
           for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
         },
+      });
+    }
+
+    if (sources.onReextractionStep) {
+      const steps = new Histogram({
+        name: 'portal_reference_reextraction_step_seconds',
+        help: 'Steps of the background reference re-extraction, by how long each held its transaction (a write waits at most that long).',
+        buckets: STEP_BUCKETS,
+        registers: [registry],
+      });
+      const longest = new Gauge({
+        name: 'portal_reference_reextraction_step_max_seconds',
+        help: 'The longest step of a reference re-extraction since the process started.',
+        registers: [registry],
+        aggregator: 'max',
+      });
+      let max = 0;
+      sources.onReextractionStep((ms) => {
+        steps.observe(ms / 1000);
+        if (ms > max) longest.set((max = ms) / 1000);
       });
     }
 

@@ -54,8 +54,12 @@ export interface CatalogDefinition {
    * a new record goes last, and `PATCH /{resource}/{id}/move` moves one (flag u).
    */
   positionColumn?: string;
-  /** Columns a record shows that no write sets (kept by the server). */
-  readColumns?: string[];
+  /**
+   * Values a record shows that no write of the catalogue sets, kept by the server in a table
+   * beside it (at most one row per record, keyed by `key`; none reads as null): `columns` maps
+   * each field to that table's column.
+   */
+  readBeside?: { table: string; key: string; columns: Record<string, string> };
   /** Field errors of a record as a write would leave it (the fields given over the current ones). */
   check?: (record: Record<string, unknown>) => Record<string, string[]>;
 }
@@ -179,7 +183,11 @@ export const catalogDefinitions: CatalogDefinition[] = [
     ...simple('reference-types', 'reference_types', SECTIONS.referenceTypes, ['pattern', 'example']),
     searchColumns: ['t.name', 't.pattern', 't.example'],
     // The background re-extraction's progress after a change of pattern.
-    readColumns: ['reextract_done', 'reextract_total'],
+    readBeside: {
+      table: 'reference_reextractions',
+      key: 'type_id',
+      columns: { reextract_done: 'done', reextract_total: 'total' },
+    },
     optionsAccess: 'authenticated',
     // The pattern itself is checked safe by its schema; its example must be one whole reference of it.
     check: ({ pattern, example }): Record<string, string[]> =>

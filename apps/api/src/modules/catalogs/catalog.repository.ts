@@ -20,6 +20,7 @@ export function createCatalogRepository(database: Database, def: CatalogDefiniti
       const [table, key, foreignKey] = [`${ref.table} as ${ref.as}`, `${ref.as}.id`, `t.${ref.column}`];
       q = ref.optional ? q.leftJoin(table, key, foreignKey) : q.innerJoin(table, key, foreignKey);
     }
+    if (def.readBeside) q = q.leftJoin(`${def.readBeside.table} as beside`, `beside.${def.readBeside.key}`, 't.id');
     return q;
   };
 
@@ -28,7 +29,7 @@ export function createCatalogRepository(database: Database, def: CatalogDefiniti
       't.id',
       't.status_id',
       ...def.columns.map((c) => `t.${c}`),
-      ...(def.readColumns ?? []).map((c) => `t.${c}`),
+      ...Object.entries(def.readBeside?.columns ?? {}).map(([as, column]) => `beside.${column} as ${as}`),
       ...def.references.map((r) => sql<string>`${sql.raw(r.label ?? `${r.as}.name`)}`.as(`${r.as}__name`)),
     ]);
 

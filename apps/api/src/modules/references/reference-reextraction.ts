@@ -1,13 +1,14 @@
 import { compileReferenceType, extractReferences, RECORD_STATUS } from '@portal/contract';
-import type { Kysely, SelectQueryBuilder } from 'kysely';
-import { nowIso, type Database } from '../../db/database.ts';
+import type { SelectQueryBuilder } from 'kysely';
+import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 
 /**
  * Tickets re-extracted per step. Each step is one short transaction (read the batch's text and
  * that type's references, replace those that change, move the cursor): on SQLite it holds the
  * one connection, on PostgreSQL it locks the rows of the tickets whose references change, so a
- * ticket write waits at most one step (a few ms).
+ * ticket write waits at most one step. How long each step held its transaction is told to
+ * `onStep`'s listeners (the metrics).
  */
 export const REEXTRACT_BATCH = 200;
 
@@ -25,26 +26,32 @@ interface TicketText {
 /**
  * The background re-extraction after a reference type's pattern (or status) changes: every
  * ticket's references of that type are extracted again, in id order, REEXTRACT_BATCH tickets per
- * step, each step its own transaction. The type's row holds the cursor (`reextract_after_id`)
- * and the progress the Referencias screen shows (`reextract_done` of `reextract_total`), so a
- * process that stops resumes where it was, and a new change starts over from the first ticket.
- * Tickets written meanwhile are extracted by their own write with the new pattern.
+ * step, each step its own transaction. The type's `reference_reextractions` row holds the
+ * cursor (`after_id`) and the progress the Referencias screen shows (`done` of `total`), so a
+ * process that stops resumes where it was, and a new change starts over from the first ticket;
+ * the row goes when the run ends. It lives apart from `reference_types` because a write to a
+ * catalogue table makes every process forget what it keeps of the catalogues. Tickets written
+ * meanwhile are extracted by their own write with the new pattern.
  */
 export function createReferenceReextraction(database: Database, { batch = REEXTRACT_BATCH } = {}) {
   const { db } = database;
   let running: Promise<void> | null = null;
   let stopped = false;
+  const stepListeners = new Set<(ms: number) => void>();
 
   async function step(typeId: number): Promise<void> {
+    let held: number | undefined;
     await db.transaction().execute(async (trx) => {
-      const type = await trx
-        .selectFrom('reference_types')
-        .select(['id', 'name', 'pattern', 'status_id', 'reextract_after_id', 'reextract_done'])
-        .where('id', '=', typeId)
+      held = performance.now();
+      const job = await trx
+        .selectFrom('reference_reextractions as x')
+        .innerJoin('reference_types as t', 't.id', 'x.type_id')
+        .select(['t.id', 't.name', 't.pattern', 't.status_id', 'x.after_id', 'x.done'])
+        .where('x.type_id', '=', typeId)
         .executeTakeFirst();
-      if (!type || type.reextract_after_id === null) return;
-      const after = type.reextract_after_id;
-      const compiled = type.status_id === RECORD_STATUS.active ? [compileReferenceType(type)] : [];
+      if (!job) return;
+      const after = job.after_id;
+      const compiled = job.status_id === RECORD_STATUS.active ? [compileReferenceType(job)] : [];
       const extracted = (t: TicketText) => extractReferences(compiled, [t.name, t.description]).map((r) => r.value);
       const texts = (query: SelectQueryBuilder<DB, 'tickets', object>) =>
         query.select(['id', 'name', 'description']).orderBy('id').execute();
@@ -102,28 +109,28 @@ export function createReferenceReextraction(database: Database, { batch = REEXTR
           }
         }
       }
-      const moved = await trx
-        .updateTable('reference_types')
-        .set({
-          reextract_after_id: isDone ? null : tickets.at(-1)!.id,
-          reextract_done: isDone ? null : (type.reextract_done ?? 0) + tickets.length,
-          reextract_total: isDone ? null : undefined,
-          updated_at: nowIso(),
-        })
-        .where('id', '=', typeId)
-        .where('reextract_after_id', '=', after)
-        .executeTakeFirst();
-      if (Number(moved.numUpdatedRows) !== 1) throw new CursorMoved();
+      const moved = isDone
+        ? await trx
+            .deleteFrom('reference_reextractions')
+            .where('type_id', '=', typeId)
+            .where('after_id', '=', after)
+            .executeTakeFirst()
+            .then((r) => r.numDeletedRows)
+        : await trx
+            .updateTable('reference_reextractions')
+            .set({ after_id: tickets.at(-1)!.id, done: job.done + tickets.length })
+            .where('type_id', '=', typeId)
+            .where('after_id', '=', after)
+            .executeTakeFirst()
+            .then((r) => r.numUpdatedRows);
+      if (Number(moved) !== 1) throw new CursorMoved();
     });
+    // From the transaction's first statement to its commit: how long writes may have waited.
+    if (held !== undefined) for (const listener of stepListeners) listener(performance.now() - held);
   }
 
-  const pending = (trx: Kysely<DB> = db) =>
-    trx
-      .selectFrom('reference_types')
-      .select('id')
-      .where('reextract_after_id', 'is not', null)
-      .orderBy('id')
-      .executeTakeFirst();
+  const pending = () =>
+    db.selectFrom('reference_reextractions').select('type_id as id').orderBy('type_id').executeTakeFirst();
 
   async function drain(): Promise<void> {
     while (!stopped) {
@@ -150,16 +157,23 @@ export function createReferenceReextraction(database: Database, { batch = REEXTR
   return {
     wake,
 
+    /** Calls `listener` with how long each step held its transaction, in ms. */
+    onStep(listener: (ms: number) => void): () => void {
+      stepListeners.add(listener);
+      return () => stepListeners.delete(listener);
+    },
+
     /** Starts (or starts over) the re-extraction of a type, in the background. */
     async start(typeId: number): Promise<void> {
       const row = await db
         .selectFrom('tickets')
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
         .executeTakeFirstOrThrow();
+      const progress = { after_id: 0, done: 0, total: Number(row.n) };
       await db
-        .updateTable('reference_types')
-        .set({ reextract_after_id: 0, reextract_done: 0, reextract_total: Number(row.n), updated_at: nowIso() })
-        .where('id', '=', typeId)
+        .insertInto('reference_reextractions')
+        .values({ type_id: typeId, ...progress })
+        .onConflict((oc) => oc.column('type_id').doUpdateSet(progress))
         .execute();
       void wake().catch(() => undefined);
     },
