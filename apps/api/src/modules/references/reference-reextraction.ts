@@ -1,5 +1,5 @@
 import { compileReferenceType, extractReferences, RECORD_STATUS } from '@portal/contract';
-import type { SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 
@@ -43,6 +43,10 @@ export function createReferenceReextraction(database: Database, { batch = REEXTR
     let held: number | undefined;
     await db.transaction().execute(async (trx) => {
       held = performance.now();
+      // A step's commit need not wait for its WAL to reach the disk (PostgreSQL): a crash loses
+      // at most the last steps, their references and their cursor together, and the run redoes
+      // them. Writes of tickets meanwhile keep waiting for theirs.
+      if (database.dialect === 'postgres') await sql`set local synchronous_commit = off`.execute(trx);
       const job = await trx
         .selectFrom('reference_reextractions as x')
         .innerJoin('reference_types as t', 't.id', 'x.type_id')
