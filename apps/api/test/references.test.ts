@@ -276,9 +276,16 @@ describe.each(dialects)('logistics references on %s', (dialect) => {
     expect(await refsOf(longer)).toEqual(['Contenedor:CONT-55555']);
     expect(await refsOf(data.id)).toEqual(['Placa:XYZ-987-Q', 'Contenedor:CONT-1234']);
     // While a run goes on, the catalogue shows how far it is.
+    const listed = async () =>
+      ((await t.call(admin, 'POST', '/api/reference-types', { per_page: 50 })).json().data as { id: number }[]).find(
+        (r) => r.id === id,
+      );
+    expect(await listed()).toMatchObject({ reextract_done: null, reextract_total: null });
     await db().insertInto('reference_reextractions').values({ type_id: id, after_id: 0, done: 0, total: 10 }).execute();
     const running = (await t.call(admin, 'GET', `/api/reference-types/${id}`)).json().data;
     expect(running).toMatchObject({ reextract_done: 0, reextract_total: 10 });
+    // The list (the screen polls it) shows the progress, which no catalogue write announces.
+    expect(await listed()).toMatchObject({ reextract_done: 0, reextract_total: 10 });
     // Its steps tell how long each held its transaction, and announce no catalogue change (the
     // progress lives apart from the catalogue, which every process would otherwise forget).
     const [kinds, steps] = [[] as string[], [] as number[]];

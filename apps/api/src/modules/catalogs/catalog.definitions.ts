@@ -57,7 +57,8 @@ export interface CatalogDefinition {
   /**
    * Values a record shows that no write of the catalogue sets, kept by the server in a table
    * beside it (at most one row per record, keyed by `key`; none reads as null): `columns` maps
-   * each field to that table's column.
+   * each field to that table's column. They change without a catalogue write, so the
+   * catalogue's list answers are not kept in memory.
    */
   readBeside?: { table: string; key: string; columns: Record<string, string> };
   /** Field errors of a record as a write would leave it (the fields given over the current ones). */

@@ -123,8 +123,12 @@ export function createCatalogService(
       toJson: (page: unknown) => string,
       { fresh = false } = {},
     ) {
-      const load = async () => toJson(await get(resource).repo.list(query));
-      return listAnswers ? listAnswers.get([resource, query], load, { fresh }) : Buffer.from(await load());
+      const { def, repo } = get(resource);
+      const load = async () => toJson(await repo.list(query));
+      // Values kept beside the records change without a catalogue write: such a list is always read.
+      return listAnswers && !def.readBeside
+        ? listAnswers.get([resource, query], load, { fresh })
+        : Buffer.from(await load());
     },
 
     async show(resource: CatalogResourceName, id: number) {
