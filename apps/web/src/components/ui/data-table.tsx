@@ -55,7 +55,13 @@ interface DataTableProps<R> {
   columns: DataColumn<R>[];
   rows: R[];
   rowKey: (row: R) => Key;
+  /** Nothing to show yet: skeleton rows instead. */
   isLoading: boolean;
+  /**
+   * The rows shown are a previous answer while the next one is asked for (a new search or page):
+   * they stay in place, dimmed and still working, so a click or a key on one of them is not lost.
+   */
+  isRefreshing?: boolean;
   minWidth: number;
   /** The table's accessible name. */
   label?: string;
@@ -73,7 +79,7 @@ interface DataTableProps<R> {
 }
 
 /**
- * A list's table: a skeleton while loading, the illustrated
+ * A list's table: a skeleton while loading, the previous rows while refreshing, the illustrated
  * empty state when there is nothing to show, and the notice of a failed load.
  */
 export function DataTable<R>({
@@ -81,6 +87,7 @@ export function DataTable<R>({
   rows,
   rowKey,
   isLoading,
+  isRefreshing = false,
   minWidth,
   label,
   isInModal = false,
@@ -107,7 +114,7 @@ export function DataTable<R>({
           stickyHeader={!isInModal}
           verticalSpacing="xs"
           aria-label={label}
-          aria-busy={isLoading}
+          aria-busy={isLoading || isRefreshing}
         >
           <Table.Thead>
             <Table.Tr>
@@ -134,7 +141,7 @@ export function DataTable<R>({
               ))}
             </Table.Tr>
           </Table.Thead>
-          <Table.Tbody>
+          <Table.Tbody style={{ opacity: isRefreshing ? 0.6 : 1, transition: 'opacity 120ms' }}>
             {isLoading ? (
               Array.from({ length: skeletonRows }, (_, i) => (
                 <Table.Tr key={i} data-testid="skeleton-row">

@@ -1,4 +1,5 @@
-import { screen } from '@testing-library/react';
+import { MantineProvider } from '@mantine/core';
+import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '@/test/render.tsx';
 import { DataTable } from './data-table.tsx';
@@ -29,6 +30,29 @@ describe('DataTable', () => {
     );
     expect(screen.getByText('Sin resultados por ahora')).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('keeps the same rows, links and all, while it refreshes, and says it is busy', () => {
+    const linked = [{ header: 'Nombre', render: (r: { name: string }) => <a href={`/r/${r.name}`}>{r.name}</a> }];
+    const table = (isRefreshing: boolean) => (
+      <DataTable
+        columns={linked}
+        rows={[{ name: 'Rampa' }]}
+        rowKey={(r) => r.name}
+        isLoading={false}
+        isRefreshing={isRefreshing}
+        minWidth={300}
+        label="Lista"
+      />
+    );
+    const { rerender } = render(table(false), {
+      wrapper: ({ children }) => <MantineProvider>{children}</MantineProvider>,
+    });
+    const link = screen.getByRole('link', { name: 'Rampa' });
+    rerender(table(true));
+    expect(screen.getByRole('link', { name: 'Rampa' })).toBe(link);
+    expect(screen.getByRole('table', { name: 'Lista' })).toHaveAttribute('aria-busy', 'true');
+    expect(screen.queryByTestId('skeleton-row')).not.toBeInTheDocument();
   });
 });
 

@@ -4,13 +4,13 @@ import { ticketStages, type TSavedViewQueryInput } from '@portal/contract';
 import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { SaveViewButton } from '@/components/saved-views/save-view-button.tsx';
 import { SavedViewBar } from '@/components/saved-views/saved-view-bar.tsx';
 import { ListHeader } from '@/components/ui/list-header.tsx';
 import { LoadErrorNotice } from '@/components/ui/load-error-notice.tsx';
 import { PageLoader } from '@/components/ui/page-loader.tsx';
 import { savedViewQuery, viewIdOf } from '@/lib/saved-views-api.ts';
+import { useScreenSearchParams } from '@/lib/use-screen-search-params.ts';
 import { kanbanBoardQuery } from '../api/kanban-api.ts';
 import { kanbanQueryOf, kanbanUrlParams, kanbanViewFromUrl, kanbanViewToUrl, type KanbanView } from '../kanban-url.ts';
 import { KanbanBoard } from './kanban-board.tsx';
@@ -21,7 +21,7 @@ import { TicketFilters } from './ticket-filters.tsx';
  * the lists' encoding; `view` is what a saved view captures.
  */
 export function useKanbanUrl() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useScreenSearchParams();
   const paramsKey = params.toString();
   const view = useMemo(() => kanbanViewFromUrl(new URLSearchParams(paramsKey)), [paramsKey]);
   const setView = useCallback(

@@ -24,7 +24,6 @@ import { TicketStatusBadge } from '@/components/ui/status-badge.tsx';
 import { errorText } from '@/lib/api-client.ts';
 import { notifyError, notifySuccess } from '@/lib/notify.ts';
 import { savedViewQuery } from '@/lib/saved-views-api.ts';
-import { isLoadingPage } from '@/lib/use-list-params.ts';
 import { useMedia } from '@/lib/use-media.ts';
 import { useRevealed } from '@/lib/use-revealed.ts';
 import { exportTicketsCsv, ticketListQuery, type TicketListKind } from '../api/tickets-api.ts';
@@ -171,7 +170,11 @@ export function TicketTable({
   const lastPage = Math.max(meta?.last_page ?? 1, 1);
   const isFiltered = debouncedSearch !== '' || Object.keys(filters).length > 0;
   const rows = useRevealed(tickets.isError ? [] : (shownPage?.data ?? []), FIRST_ROWS);
-  const isLoading = isLoadingPage(tickets) || isRendering;
+  // Skeletons only while there is nothing to show. A new search, filter or page keeps the
+  // previous rows in place (dimmed) until its answer: rows swapped for skeletons meanwhile
+  // would take away the link a click or a key was landing on.
+  const isLoading = tickets.isPending || isRendering;
+  const isRefreshing = tickets.isFetching && tickets.isPlaceholderData;
 
   // A page beyond the last (after the list shrank) falls back to the last one.
   if (meta && !tickets.isPlaceholderData && page > lastPage) setPage(lastPage);
@@ -226,7 +229,12 @@ export function TicketTable({
           </Group>
         </Group>
         {isNarrow ? (
-          <Stack gap="xs" aria-label={label} aria-busy={isLoading}>
+          <Stack
+            gap="xs"
+            aria-label={label}
+            aria-busy={isLoading || isRefreshing}
+            style={{ opacity: isRefreshing ? 0.6 : 1, transition: 'opacity 120ms' }}
+          >
             <LoadErrorNotice error={tickets.error} onRetry={() => void tickets.refetch()} />
             {isLoading ? (
               Array.from({ length: 3 }, (_, i) => <Skeleton key={i} height={110} radius="md" />)
@@ -242,6 +250,7 @@ export function TicketTable({
             rows={rows}
             rowKey={(ticket) => ticket.id}
             isLoading={isLoading}
+            isRefreshing={isRefreshing}
             minWidth={minWidth}
             label={label}
             emptyTitle={emptyTitle}

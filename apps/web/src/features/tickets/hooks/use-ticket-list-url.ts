@@ -1,8 +1,8 @@
 import { useDebouncedValue } from '@mantine/hooks';
 import type { TSavedViewQueryInput, TTicketFiltersInput, TTicketSort } from '@portal/contract';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { usePageSize } from '@/lib/use-page-size.ts';
+import { useScreenSearchParams } from '@/lib/use-screen-search-params.ts';
 import type { TicketListParams } from '../api/tickets-api.ts';
 import { viewIdOf } from '@/lib/saved-views-api.ts';
 import {
@@ -20,7 +20,7 @@ import {
  * list request. A new search, filter, sort or page size starts at page 1.
  */
 export function useTicketListUrl(list: string, pageSizes: readonly number[], defaultSize: number) {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useScreenSearchParams();
   const urlSearch = params.get('q') ?? '';
   const [search, setSearch] = useState(urlSearch);
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
