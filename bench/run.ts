@@ -613,7 +613,7 @@ async function scrapeMetrics(base: string, token: string): Promise<Map<string, n
 }
 
 /**
- * The re-extraction steps' holds, from the server's histogram: how many, how many over 50 ms,
+ * The re-extraction writes' holds, from the server's histogram: how many, how many over 50 ms,
  * the bucket bounds holding the median and the 95th percentile, and the longest.
  */
 function stepHolds(samples: Map<string, number>) {
@@ -638,7 +638,7 @@ function stepHolds(samples: Map<string, number>) {
  * its references) and, until the background re-extraction of every ticket ends, tickets created
  * one at a time: how long it takes, how long a creation took meanwhile (what a person waits,
  * with everything else the machine does) and how long each step held its transaction (the
- * server's metrics: what a write may have waited for the re-extraction).
+ * server's metrics: what a ticket write may have waited for the re-extraction).
  */
 async function reextractionUnderWrites(base: string, admin: string, metricsToken: string) {
   const type = JSON.parse(await send(base, admin, { method: 'GET', url: '/api/reference-types/1' })) as {
@@ -898,14 +898,14 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
       };
       const held: Row = {
         dialect,
-        endpoint: `references re-extraction: each step's hold of its transaction (server side, ${steps.count} steps, ${steps.over50ms} over 50 ms)`,
+        endpoint: `references re-extraction: each write's hold of the database (server side, ${steps.count} writes, ${steps.over50ms} over 50 ms)`,
         'p50 ms': `≤ ${ms(steps.p50Bound * 1000)}`,
         'p95 ms': `≤ ${ms(steps.p95Bound * 1000)}`,
         'p99 ms': ms(steps.maxSeconds * 1000),
       };
       rows.push(created, held);
       console.log(`  ${JSON.stringify(created)} (the slowest creation in the p99 column)`);
-      console.log(`  ${JSON.stringify(held)} (the longest step in the p99 column; p50 and p95 as histogram bounds)`);
+      console.log(`  ${JSON.stringify(held)} (the longest write in the p99 column; p50 and p95 as histogram bounds)`);
     }
     if (!only || only.test('mixed workload')) {
       console.log(`${dialect}: mixed workload…`);

@@ -1,5 +1,6 @@
 import { REFERENCE_MSG } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReferenceReextraction } from '../src/modules/references/reference-reextraction.ts';
 import { createTestApp, dialects, ticketBody, type TestApp } from './helper.ts';
 
 const BOUNDARY = '----portal-references-boundary';
@@ -309,6 +310,45 @@ describe.each(dialects)('logistics references on %s', (dialect) => {
     await t.call(admin, 'PATCH', `/api/reference-types/${id}/change-status`, { status_id: 2 });
     await t.services.referenceReextraction.idle();
     expect(await refsOf(data.id)).toEqual(['Placa:XYZ-987-Q']);
+  });
+
+  it('stores a re-extraction’s cursor every tenth batch while nothing changes, and writes what changes at once', async () => {
+    await create(admin, 'Embarque EMB-777001 retenido');
+    const embarque = await typeId('Embarque');
+    const before = await db()
+      .selectFrom('ticket_references')
+      .selectAll()
+      .orderBy('ticket_id')
+      .orderBy('value')
+      .execute();
+    const { n } = await db()
+      .selectFrom('tickets')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    const reextraction = createReferenceReextraction(t.services.database, { batch: 1 });
+    const writes: number[] = [];
+    reextraction.onStep((ms) => writes.push(ms));
+    await db()
+      .insertInto('reference_reextractions')
+      .values({ type_id: embarque, after_id: 0, done: 0, total: Number(n) })
+      .execute();
+    await reextraction.idle();
+    // One ticket a batch, none changed: a write every tenth batch and one at the end.
+    expect(writes.length).toBe(Math.floor(Number(n) / 10) + 1);
+    expect(await db().selectFrom('reference_reextractions').selectAll().execute()).toEqual([]);
+    expect(
+      await db().selectFrom('ticket_references').selectAll().orderBy('ticket_id').orderBy('value').execute(),
+    ).toEqual(before);
+
+    // A reference lost by a data fix is written back by the batch that finds it.
+    const fixed = await create(admin, 'Embarque EMB-777002 retenido');
+    await db().deleteFrom('ticket_references').where('ticket_id', '=', fixed.data.id).execute();
+    await db()
+      .insertInto('reference_reextractions')
+      .values({ type_id: embarque, after_id: 0, done: 0, total: Number(n) + 1 })
+      .execute();
+    await reextraction.idle();
+    expect(await refsOf(fixed.data.id)).toEqual(['Embarque:EMB-777002']);
   });
 
   it('extracts the references of imported tickets in the load', async () => {

@@ -16,13 +16,13 @@ export interface MetricsSources {
   listAnswerCounts: Record<string, { kept: number; database: number }>;
   /** Mails in the outbox by state (one database shared by every process). */
   mailOutbox?: () => Promise<Record<string, number>>;
-  /** Tells, in ms, how long each step of a reference re-extraction held its transaction. */
+  /** Tells, in ms, how long each write of a reference re-extraction held the database. */
   onReextractionStep?: (listener: (ms: number) => void) => void;
 }
 
 /** Request durations, in seconds: from a cached list (a millisecond) to a slow export. */
 const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-/** A re-extraction step's hold, in seconds: a write waits at most that long for one. */
+/** A re-extraction write's hold, in seconds: a ticket write waits at most that long for one. */
 const STEP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -141,13 +141,13 @@ export const metricsPlugin = fp(
     if (sources.onReextractionStep) {
       const steps = new Histogram({
         name: 'portal_reference_reextraction_step_seconds',
-        help: 'Steps of the background reference re-extraction, by how long each held its transaction (a write waits at most that long).',
+        help: 'Writes of the background reference re-extraction (a cursor, or changed references), by how long each held the database: a ticket write waits at most that long.',
         buckets: STEP_BUCKETS,
         registers: [registry],
       });
       const longest = new Gauge({
         name: 'portal_reference_reextraction_step_max_seconds',
-        help: 'The longest step of a reference re-extraction since the process started.',
+        help: 'The longest write of a reference re-extraction since the process started.',
         registers: [registry],
         aggregator: 'max',
       });

@@ -8,11 +8,15 @@ import {
 
 /**
  * Tickets re-extracted per step. A step reads the batch's text and that type's references, then
- * writes only what changes: the cursor alone in one statement, or the changed tickets'
- * references and the cursor in one short transaction (on SQLite it holds the one connection, on
- * PostgreSQL it locks those tickets' rows), so a ticket write waits at most that long.
+ * writes only what changes: the cursor alone in one statement (or nothing, see SAVE_EVERY), or
+ * the changed tickets' references and the cursor in one short transaction (on SQLite it holds
+ * the one connection, on PostgreSQL it locks those tickets' rows), so a ticket write waits at
+ * most that long.
  */
 export const REEXTRACT_BATCH = 200;
+
+/** Batches done in memory, at most, before their cursor is stored (see `place`). */
+const SAVE_EVERY = 10;
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -32,22 +36,56 @@ export function createReferenceReextraction(database: Database, { batch = REEXTR
   const stepListeners = new Set<(ms: number) => void>();
 
   /**
+   * Where this process is in a run: the cursor as stored (`stored`) and as done (`after`,
+   * `done`). Batches whose references all stay advance it in memory; it is stored with the next
+   * batch that changes something, every SAVE_EVERY batches and at the end, so a run writes a
+   * tenth as often. A process that stops redoes at most those batches. It is dropped when the
+   * stored cursor, the pattern or the status is not what it was read with (a new change,
+   * another process).
+   */
+  let place: {
+    typeId: number;
+    pattern: string;
+    statusId: number;
+    stored: number;
+    after: number;
+    done: number;
+    unsaved: number;
+  } | null = null;
+
+  /**
    * One step: the batch's text and the type's stored references are read outside any
    * transaction (reads hold nothing a write waits for). A batch whose references all stay moves
-   * the cursor alone, in one statement; otherwise one transaction replaces the changed tickets'
-   * references and moves it. How long the step held that statement or transaction is told to
-   * the `onStep` listeners.
+   * the cursor (in memory, or alone in one statement); otherwise one transaction replaces the
+   * changed tickets' references and moves it. How long the step held that statement or
+   * transaction is told to the `onStep` listeners.
    */
   async function step(typeId: number): Promise<void> {
     const job = await rows.pending(typeId);
     if (!job) return;
-    const afterId = job.after_id;
+    const isSameRun =
+      place?.typeId === typeId &&
+      place.pattern === job.pattern &&
+      place.statusId === job.status_id &&
+      place.stored === job.after_id;
+    const at = isSameRun
+      ? place!
+      : {
+          typeId,
+          pattern: job.pattern,
+          statusId: job.status_id,
+          stored: job.after_id,
+          after: job.after_id,
+          done: job.done,
+          unsaved: 0,
+        };
+    place = at;
     const compiled = job.status_id === RECORD_STATUS.active ? [compileReferenceType(job)] : [];
     const extracted = (t: TicketText) => [
       ...new Set(extractReferences(compiled, [t.name, t.description]).map((r) => r.value)),
     ];
-    const tickets = await rows.textsAfter(afterId, batch);
-    const next = tickets.length < batch ? null : { after_id: tickets.at(-1)!.id, done: job.done + tickets.length };
+    const tickets = await rows.textsAfter(at.after, batch);
+    const next = tickets.length < batch ? null : { after_id: tickets.at(-1)!.id, done: at.done + tickets.length };
     const stored = await rows.storedValues(
       tickets.map((t) => t.id),
       typeId,
@@ -55,14 +93,20 @@ export function createReferenceReextraction(database: Database, { batch = REEXTR
     const same = (found: string[], kept: string[]) =>
       found.length === kept.length && kept.every((v) => found.includes(v));
     const changed = tickets.filter((t) => !same(extracted(t), stored.get(t.id) ?? [])).map((t) => t.id);
+    if (changed.length === 0 && next && at.unsaved + 1 < SAVE_EVERY) {
+      Object.assign(at, { after: next.after_id, done: next.done, unsaved: at.unsaved + 1 });
+      return;
+    }
+    place = null; // until the write below has succeeded
     const held = performance.now();
     if (changed.length === 0) {
-      await rows.moveCursor(typeId, afterId, next);
+      await rows.moveCursor(typeId, at.stored, next);
     } else {
       const extract = (t: TicketText) => extracted(t).map((value) => ({ ticket_id: t.id, type_id: typeId, value }));
-      await rows.replace(typeId, changed, extract, { afterId, next });
+      await rows.replace(typeId, changed, extract, { afterId: at.stored, next });
     }
     const ms = performance.now() - held;
+    if (next) place = { ...at, stored: next.after_id, after: next.after_id, done: next.done, unsaved: 0 };
     for (const listener of stepListeners) listener(ms);
   }
 
@@ -91,7 +135,7 @@ export function createReferenceReextraction(database: Database, { batch = REEXTR
   return {
     wake,
 
-    /** Calls `listener` with how long each step held the database (its write), in ms. */
+    /** Calls `listener` with how long each write of a step held the database, in ms. */
     onStep(listener: (ms: number) => void): () => void {
       stepListeners.add(listener);
       return () => stepListeners.delete(listener);
