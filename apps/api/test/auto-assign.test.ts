@@ -137,6 +137,58 @@ describe.each(dialects)('automatic assignment on %s', (dialect) => {
     expect(kinds).not.toContain('catalogs');
   });
 
+  it("tells each assignee as they chose: e-mail only, portal only, or a line of their digest, with the ticket's name", async () => {
+    const members = [await newAgent('aviso.correo'), await newAgent('aviso.portal'), await newAgent('aviso.resumen')];
+    const choose = async (username: string, assigned: string, rhythm: string) => {
+      const res = await t.call(await login(username), 'PUT', '/api/users/notification-preferences', {
+        channels: { assigned, status_changed: 'portal', activity_added: 'portal', sla: 'portal' },
+        rhythm,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await choose('aviso.correo', 'email', 'immediate');
+    await choose('aviso.portal', 'portal', 'immediate');
+    await choose('aviso.resumen', 'both', 'hourly');
+    const group = await newGroup('round_robin', members);
+    const tickets = [await newTicket(group), await newTicket(group)];
+    // The third enters the queue by an edit that also renames it.
+    const unassigned = await newTicket(await newGroup('manual', members));
+    const edit = await t.call(supervisor, 'PUT', `/api/tickets/update/${unassigned.id}`, {
+      ...ticketBody('Reparto renombrado', 'Automático'),
+      group_id: group,
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    tickets.push({ ...unassigned, user_assigned_id: await assigneeOf(unassigned.id) });
+    expect(tickets.map((x) => x.user_assigned_id)).toEqual(members);
+
+    const notices = await Promise.all(
+      tickets.map(async ({ id }) => ({
+        mails: await db()
+          .selectFrom('mail_outbox')
+          .select(['user_id', 'subject', 'status'])
+          .where('ticket_id', '=', id)
+          .execute(),
+        portal: (await db().selectFrom('notifications').select('user_id').where('ticket_id', '=', id).execute()).map(
+          (n) => n.user_id,
+        ),
+      })),
+    );
+    const [byMail, byPortal, byDigest] = notices;
+    expect(byMail!.portal).toEqual([]);
+    expect(byMail!.mails).toEqual([
+      {
+        user_id: members[0],
+        subject: `[Ticket #${tickets[0]!.id}] Reparto`,
+        status: expect.not.stringMatching(/^digest$/),
+      },
+    ]);
+    expect(byPortal).toEqual({ mails: [], portal: [members[1]] });
+    expect(byDigest!.portal).toEqual([members[2]]);
+    expect(byDigest!.mails).toEqual([
+      { user_id: members[2], subject: `[Ticket #${tickets[2]!.id}] Reparto renombrado`, status: 'digest' },
+    ]);
+  });
+
   it('keeps a ticket queued when every member is at the cap and assigns it, oldest first, when one frees capacity', async () => {
     const [a, b] = [await newAgent('tope.a'), await newAgent('tope.b')];
     const group = await newGroup('round_robin', [a, b], 2);

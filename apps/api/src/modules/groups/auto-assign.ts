@@ -3,11 +3,12 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { createLoadingCache } from '../../lib/loading-cache.ts';
+import type { MailPerson } from '../mail/mail-notifier.ts';
 import type { NotificationBus } from '../notifications/notifications.bus.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { NewTicketEvent, TicketEventsRepository } from '../tickets/ticket-events.repository.ts';
 import type { TicketsRepository } from '../tickets/tickets.repository.ts';
-import type { GroupsRepository } from './groups.repository.ts';
+import type { AssignableMember, GroupsRepository } from './groups.repository.ts';
 
 /** A ticket handed to a member by the group's mode. */
 export interface AutoAssignment {
@@ -17,6 +18,13 @@ export interface AutoAssignment {
   createdBy: number;
   /** The group's members (as read with the choice): their queue shrank. */
   team: number[];
+}
+
+/** A ticket given to a member: its creator hears of it, its name goes in the assignee's mail. */
+export interface AssignedTicket {
+  id: number;
+  created_by: number;
+  name: string;
 }
 
 /** The group row as read under its lock. */
@@ -49,6 +57,8 @@ export interface ChosenMember {
   reason: string;
   /** Every member who may be given tickets, read with the choice. */
   team: number[];
+  /** What their notification of the assignment needs, read with the choice. */
+  recipient: MailPerson;
 }
 
 /** The timeline's entry of an automatic assignment: by the portal itself, with its reason. */
@@ -120,15 +130,24 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
     const at = now();
     const cap = group.assignment_cap;
     const members = await groups.assignableMembers(group.id, trx);
-    const open = members
-      .filter((m) => !isAbsentAt(m, at) && (cap === null || m.open < cap))
-      .map((m) => ({ userId: m.user_id, open: m.open, name: m.full_name }));
+    const open = members.filter((m) => !isAbsentAt(m, at) && (cap === null || m.open < cap));
     const last = members[0]?.last_assigned_user_id ?? 0;
     return {
-      rotation: [...open.filter((m) => m.userId > last), ...open.filter((m) => m.userId <= last)],
+      rotation: [...open.filter((m) => m.user_id > last), ...open.filter((m) => m.user_id <= last)],
       team: members.map((m) => m.user_id),
     };
   }
+
+  /** A member as their notification of an assignment needs them (read with the choice). */
+  const recipientOf = (m: AssignableMember): MailPerson => ({
+    id: m.user_id,
+    name: m.name,
+    last_name: m.last_name,
+    email: m.email,
+    status_id: m.status_id,
+    rhythm: m.rhythm,
+    channels: new Map(m.assigned_channel === null ? [] : [['assigned', m.assigned_channel]]),
+  });
 
   /** The member the mode picks, or null when nobody is available. */
   function pick<M extends { open: number }>(mode: AssignmentMode, rotation: M[]): M | null {
@@ -144,30 +163,32 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
     const { rotation, team } = await available(trx, group);
     const chosen = pick(mode, rotation);
     if (!chosen) return null;
-    return { userId: chosen.userId, name: chosen.name, reason: ASSIGNMENT_MSG.reason(mode, chosen.open), team };
+    return {
+      userId: chosen.user_id,
+      name: chosen.full_name,
+      reason: ASSIGNMENT_MSG.reason(mode, chosen.open),
+      team,
+      recipient: recipientOf(chosen),
+    };
   }
 
   /**
-   * What follows the chosen member's assignment of a ticket, in `trx`: Rotativa's place and the
-   * assignee's notification. (The timeline's entry, `assignmentEvent`, is written by the
-   * assignment's own write.)
+   * The chosen member's notification of the ticket they were given, in `trx`. (The timeline's
+   * entry, `assignmentEvent`, and Rotativa's place are written by the assignment's own write.)
    */
-  async function recordChoice(
+  async function notifyAssignee(
     trx: Kysely<DB>,
     group: LockedGroup,
-    ticket: { id: number; created_by: number },
+    ticket: AssignedTicket,
     chosen: ChosenMember,
   ): Promise<AutoAssignment> {
-    await trx
-      .insertInto('group_rotations')
-      .values({ group_id: group.id, last_assigned_user_id: chosen.userId })
-      .onConflict((oc) => oc.column('group_id').doUpdateSet({ last_assigned_user_id: chosen.userId }))
-      .execute();
     await notifications.notify(
       {
         recipientId: chosen.userId,
         actorId: null,
         ticketId: ticket.id,
+        ticketName: ticket.name,
+        recipient: chosen.recipient,
         event: 'assigned',
         message: TICKET_MSG.assignmentMessage,
         detail: chosen.reason,
@@ -186,18 +207,19 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
   /**
    * Gives an existing ticket (unassigned, in the locked group's queue) to the member the mode
    * picks, in `trx`. Null when the group is manual or inactive, or nobody is available. (A new
-   * ticket is written with its assignee and the entry: `choose` before the insert,
-   * `recordChoice` after.)
+   * ticket is written with its assignee, the entry and Rotativa's place: `choose` before the
+   * insert, `notifyAssignee` after.)
    */
   async function assignLocked(
     trx: Kysely<DB>,
     group: LockedGroup,
-    ticket: { id: number; created_by: number },
+    ticket: AssignedTicket,
   ): Promise<AutoAssignment | null> {
     const chosen = await choose(trx, group);
     if (!chosen || !(await tickets.assign(ticket.id, chosen.userId, null, trx))) return null;
     await events.record([{ ticketId: ticket.id, ...assignmentEvent(chosen) }], trx);
-    return recordChoice(trx, group, ticket, chosen);
+    await groups.rotate(trx, group.id, chosen.userId);
+    return notifyAssignee(trx, group, ticket, chosen);
   }
 
   /** Tells the creator, the assignee and the group's members (their queue shrank); after the commit. */
@@ -233,7 +255,7 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
     modeOf,
     lockGroup,
     choose,
-    recordChoice,
+    notifyAssignee,
     assignLocked,
     announce,
     drain,

@@ -4,6 +4,18 @@ import { nowIso, type Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { COUNT_KIND } from '../../db/ticket-derivations.ts';
 
+/**
+ * Rotativa's place: the member the group gave its last ticket to (`group_rotations`), in `trx`
+ * (a new ticket's creation writes it in its own statement on PostgreSQL: tickets.repository.ts).
+ */
+export async function writeRotation(trx: Kysely<DB>, groupId: number, userId: number): Promise<void> {
+  await trx
+    .insertInto('group_rotations')
+    .values({ group_id: groupId, last_assigned_user_id: userId })
+    .onConflict((oc) => oc.column('group_id').doUpdateSet({ last_assigned_user_id: userId }))
+    .execute();
+}
+
 /** Groups as teams: their members (`group_members`). */
 export function createGroupsRepository(database: Database) {
   const { db } = database;
@@ -153,15 +165,31 @@ export function createGroupsRepository(database: Database) {
      * order, each with their absence, their name as the timeline writes it and their open
      * assigned tickets from the counters, and on every row the member Rotativa gave the last
      * ticket to: one statement, read after the group's lock (so it sees what the previous
-     * holder committed).
+     * holder committed). With them, what the chosen one's notification needs (mail-notifier.ts
+     * `MailPerson`): address, digest rhythm and the channel they chose for an assignment.
      */
     async assignableMembers(groupId: number, trx: Kysely<DB> = db) {
       const rows = await trx
         .selectFrom('group_members as m')
         .innerJoin('users as u', 'u.id', 'm.user_id')
         .innerJoin('roles as r', 'r.id', 'u.role_id')
-        .select(['m.user_id', 'u.absent_from', 'u.absent_until'])
+        .select(['m.user_id', 'u.absent_from', 'u.absent_until', 'u.name', 'u.last_name', 'u.email', 'u.status_id'])
         .select(sql<string>`u.name || ' ' || u.last_name`.as('full_name'))
+        .select((eb) =>
+          eb
+            .selectFrom('notification_rhythms as nr')
+            .select('nr.rhythm')
+            .whereRef('nr.user_id', '=', 'm.user_id')
+            .as('rhythm'),
+        )
+        .select((eb) =>
+          eb
+            .selectFrom('notification_preferences as np')
+            .select('np.channel')
+            .whereRef('np.user_id', '=', 'm.user_id')
+            .where('np.event', '=', 'assigned')
+            .as('assigned_channel'),
+        )
         .select((eb) =>
           eb
             .selectFrom('ticket_counts as c')
@@ -186,6 +214,8 @@ export function createGroupsRepository(database: Database) {
       return rows.map((r) => ({ ...r, open: Number(r.open ?? 0) }));
     },
 
+    rotate: writeRotation,
+
     /** Each user's open (not closed) assigned tickets, from the counters; a user without any is left out. */
     async openLoads(userIds: number[], trx: Kysely<DB> = db): Promise<Map<number, number>> {
       if (userIds.length === 0) return new Map();
@@ -204,7 +234,7 @@ export function createGroupsRepository(database: Database) {
     oldestQueued(groupId: number, trx: Kysely<DB> = db) {
       return trx
         .selectFrom('tickets as t')
-        .select(['t.id', 't.created_by'])
+        .select(['t.id', 't.created_by', 't.name'])
         .where('t.group_id', '=', groupId)
         .where('t.user_assigned_id', 'is', null)
         .where('t.stage', '<>', 'closed')
@@ -283,3 +313,5 @@ export function createGroupsRepository(database: Database) {
   };
 }
 export type GroupsRepository = ReturnType<typeof createGroupsRepository>;
+/** A member who may be given tickets, as the automatic assignment reads them (`assignableMembers`). */
+export type AssignableMember = Awaited<ReturnType<GroupsRepository['assignableMembers']>>[number];

@@ -16,6 +16,10 @@ export interface TicketMailEvent {
   /** Who acted; null for the portal itself (an SLA alert, an automatic assignment). */
   actorId: number | null;
   ticketId: number;
+  /** The ticket's name, when the caller knows it (otherwise read for its mail). */
+  ticketName?: string | undefined;
+  /** The recipient as the caller read them with the event (with their channel for it): not read again. */
+  recipient?: MailPerson | undefined;
   event: NotificationEvent;
   /** What happened, as the portal's notification says it. */
   message: string;
@@ -23,7 +27,7 @@ export interface TicketMailEvent {
 }
 
 /** A person an event concerns, as its mail needs them. */
-interface Person {
+export interface MailPerson {
   id: number;
   name: string;
   last_name: string;
@@ -55,6 +59,8 @@ export function createMailNotifier({ outbox, ticketMail }: Deps) {
    * address, status, digest rhythm and their channel choices; one read.
    */
   async function peopleOf(ids: readonly number[], executor: Executor) {
+    const people = new Map<number, MailPerson>();
+    if (ids.length === 0) return people;
     const rows = await executor
       .selectFrom('users as u')
       .leftJoin('notification_rhythms as r', 'r.user_id', 'u.id')
@@ -62,7 +68,6 @@ export function createMailNotifier({ outbox, ticketMail }: Deps) {
       .select(['u.id', 'u.name', 'u.last_name', 'u.email', 'u.status_id', 'r.rhythm', 'p.event', 'p.channel'])
       .where('u.id', 'in', [...new Set(ids)])
       .execute();
-    const people = new Map<number, Person>();
     for (const { event, channel, ...user } of rows) {
       const person = people.get(user.id) ?? { ...user, channels: new Map<string, NotificationChannel>() };
       if (event !== null && channel !== null) person.channels.set(event, channel as NotificationChannel);
@@ -74,7 +79,7 @@ export function createMailNotifier({ outbox, ticketMail }: Deps) {
   /** The mail of each event for its recipient: an immediate mail, or a line of their next digest. */
   function mailsOf(
     inputs: readonly TicketMailEvent[],
-    people: Map<number, Person>,
+    people: Map<number, MailPerson>,
     tickets: Map<number, { id: number; name: string }>,
   ): NewOutboxMail[] {
     const mails: NewOutboxMail[] = [];
@@ -122,33 +127,55 @@ export function createMailNotifier({ outbox, ticketMail }: Deps) {
     return mails;
   }
 
+  /** The tickets' names: those the events carry, the others read (in `executor`). */
+  async function ticketsOf(inputs: readonly TicketMailEvent[], executor: Executor) {
+    const tickets = new Map<number, { id: number; name: string }>();
+    for (const { ticketId, ticketName } of inputs) {
+      if (ticketName !== undefined) tickets.set(ticketId, { id: ticketId, name: ticketName });
+    }
+    const unknown = [...new Set(inputs.map((i) => i.ticketId).filter((id) => !tickets.has(id)))];
+    if (unknown.length > 0) {
+      const rows = await executor.selectFrom('tickets').select(['id', 'name']).where('id', 'in', unknown).execute();
+      for (const ticket of rows) tickets.set(ticket.id, ticket);
+    }
+    return tickets;
+  }
+
+  /**
+   * Each event's channel for its recipient (their choice for the event, else the event's
+   * default), and the mails of those who get it by e-mail, composed, to be written in the
+   * event's transaction. The people the events do not carry are read once for all of them (in
+   * `executor`), the tickets' names only when some mail is due and an event does not carry it.
+   */
+  async function prepare(
+    inputs: readonly TicketMailEvent[],
+    executor: Executor,
+  ): Promise<{ channels: NotificationChannel[]; mails: NewOutboxMail[] }> {
+    if (inputs.length === 0) return { channels: [], mails: [] };
+    const known = new Map(inputs.flatMap((i) => (i.recipient ? [[i.recipientId, i.recipient] as const] : [])));
+    const unknown = inputs
+      .flatMap((i) => [i.recipientId, ...(i.actorId === null ? [] : [i.actorId])])
+      .filter((id) => !known.has(id));
+    const people = new Map([...known, ...(await peopleOf(unknown, executor))]);
+    const channels = inputs.map(
+      (i) => people.get(i.recipientId)?.channels.get(i.event) ?? DEFAULT_NOTIFICATION_CHANNELS[i.event],
+    );
+    const mailed = inputs.filter((_, k) => channels[k] === 'email' || channels[k] === 'both');
+    const mails = mailed.length === 0 ? [] : mailsOf(mailed, people, await ticketsOf(mailed, executor));
+    return { channels, mails };
+  }
+
   return {
+    prepare,
+
+    /** Writes mails `prepare` composed to the outbox, in `executor` (the event's transaction). */
+    write: (mails: readonly NewOutboxMail[], executor: Executor) => outbox.enqueueMany(mails, executor),
+
     /**
-     * Each event's channel for its recipient (their choice for the event, else the event's
-     * default), and the mails of those who get it by e-mail written to the outbox, in
-     * `executor` (the event's transaction). The people are read once for all of them, the
-     * tickets only when some mail is due.
+     * The insert of mails `prepare` composed (at most ENQUEUE_CHUNK), not run: for a caller that
+     * writes it within a statement of its own, in the event's transaction.
      */
-    async deliver(inputs: readonly TicketMailEvent[], executor: Executor): Promise<NotificationChannel[]> {
-      if (inputs.length === 0) return [];
-      const people = await peopleOf(
-        inputs.flatMap((i) => [i.recipientId, ...(i.actorId === null ? [] : [i.actorId])]),
-        executor,
-      );
-      const channels = inputs.map(
-        (i) => people.get(i.recipientId)?.channels.get(i.event) ?? DEFAULT_NOTIFICATION_CHANNELS[i.event],
-      );
-      const mailed = inputs.filter((_, k) => channels[k] === 'email' || channels[k] === 'both');
-      if (mailed.length > 0) {
-        const tickets = await executor
-          .selectFrom('tickets')
-          .select(['id', 'name'])
-          .where('id', 'in', [...new Set(mailed.map((i) => i.ticketId))])
-          .execute();
-        await outbox.enqueueMany(mailsOf(mailed, people, new Map(tickets.map((t) => [t.id, t]))), executor);
-      }
-      return channels;
-    },
+    outboxInsert: (mails: readonly NewOutboxMail[], executor: Executor) => outbox.insertQuery(mails, executor),
 
     committed() {
       if (!wrote) return;

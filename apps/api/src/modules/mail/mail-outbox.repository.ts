@@ -31,7 +31,7 @@ export type DigestComposer = (
 ) => { subject: string; text: string; html: string; messageId: string; headers: MailHeaders };
 
 /** Mails per insert statement (within both databases' limits on bound values). */
-const ENQUEUE_CHUNK = 100;
+export const ENQUEUE_CHUNK = 100;
 
 /** A mail's row as it enters the outbox. */
 const rowOf = (mail: NewOutboxMail, now: string): Insertable<MailOutboxTable> => ({
@@ -71,6 +71,16 @@ export function createMailOutboxRepository(database: Database) {
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;
+    },
+
+    /**
+     * The insert of up to ENQUEUE_CHUNK mails, not run: for a caller that writes it within a
+     * statement of its own (the notification of the same event, notifications.repository.ts).
+     */
+    insertQuery(mails: readonly NewOutboxMail[], executor: Executor = db) {
+      if (mails.length > ENQUEUE_CHUNK) throw new Error(`at most ${ENQUEUE_CHUNK} mails per insert`);
+      const now = nowIso();
+      return executor.insertInto('mail_outbox').values(mails.map((mail) => rowOf(mail, now)));
     },
 
     /** Several mails at once (one event's recipients, a sweep's alerts). */
@@ -150,12 +160,13 @@ export function createMailOutboxRepository(database: Database) {
      */
     async gatherDigests(compose: DigestComposer, limit = 1000): Promise<number> {
       const now = nowIso();
+      const due = (executor: Executor) =>
+        executor.selectFrom('mail_outbox').where('status', '=', 'digest').where('next_attempt_at', '<=', now);
+      // Most runs find no line due: one read tells, without a transaction.
+      if (!(await due(db).select('id').limit(1).executeTakeFirst())) return 0;
       return db.transaction().execute(async (trx) => {
-        const lines = await trx
-          .selectFrom('mail_outbox')
+        const lines = await due(trx)
           .select(['id', 'user_id', 'to_address', 'text_body', 'html_body'])
-          .where('status', '=', 'digest')
-          .where('next_attempt_at', '<=', now)
           .orderBy('id')
           .limit(limit)
           .$if(database.dialect === 'postgres', (q) => q.forUpdate().skipLocked())

@@ -80,10 +80,10 @@ export function createMailOutboxWorker(options: MailWorkerOptions) {
     await outbox.gatherDigests(options.composeDigest);
     for (;;) {
       const { token, rows } = await outbox.claim(batchSize, leaseMs);
-      if (rows.length === 0) return sent;
       await Promise.all(rows.map((row) => sendOne(row, token)));
       sent += rows.length;
-      if (closing) return sent;
+      // A claim short of a batch took everything due; a mail committed since wakes the worker again.
+      if (rows.length < batchSize || closing) return sent;
     }
   }
 

@@ -95,6 +95,12 @@ export interface NotificationBus {
    * takes effect only once it commits; a rolled-back write announces nothing.
    */
   signal(userIds: readonly number[], executor: Executor): Promise<void>;
+  /**
+   * PostgreSQL: the channel `signal` notifies, each recipient's id its payload, so a write may
+   * send it in its own statement (notifications.repository.ts `createSignalled`); null when
+   * signals travel inside the process.
+   */
+  readonly notifyChannel: string | null;
   /** Calls `listener` whenever `userId` may have new notifications, and after a reconnection (signals may have been lost). */
   subscribe(userId: number, listener: () => void): () => void;
   /**
@@ -208,6 +214,7 @@ function createLocalBus(): NotificationBus {
   const invalidations = createInvalidationListeners();
   const ticketListeners = createTicketListeners();
   return {
+    notifyChannel: null,
     async signal(userIds) {
       setImmediate(() => {
         for (const userId of userIds) listeners.notify(userId);
@@ -352,6 +359,7 @@ function createPostgresBus(databaseUrl: string): NotificationBus {
   }
 
   return {
+    notifyChannel: NOTIFY_CHANNEL,
     async signal(userIds, executor) {
       await pgNotify(executor, NOTIFY_CHANNEL, userIds.map(String));
     },

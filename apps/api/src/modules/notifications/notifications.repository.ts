@@ -1,5 +1,5 @@
 import type { TNotification } from '@portal/contract';
-import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import { sql, type Insertable, type InsertQueryBuilder, type InsertResult, type Kysely, type Selectable } from 'kysely';
 import { nowIso, type Database } from '../../db/database.ts';
 import type { DB, NotificationsTable } from '../../db/schema.ts';
 
@@ -68,23 +68,42 @@ export function createNotificationsRepository({ db }: Database) {
       .select(columns);
 
   return {
-    /** Stores one notification for its recipient (`user_id`) and returns its id. */
-    async createMany(notifications: readonly NewNotification[], trx: Executor = db): Promise<void> {
-      if (notifications.length === 0) return;
+    /** Stores notifications, each for its recipient (`user_id`); answers their ids, in order. */
+    async createMany(notifications: readonly NewNotification[], trx: Executor = db): Promise<number[]> {
+      if (notifications.length === 0) return [];
       const now = nowIso();
-      await trx
+      const rows = await trx
         .insertInto('notifications')
         .values(notifications.map((n) => ({ ...n, created_at: now })))
+        .returning('id')
         .execute();
+      return rows.map((r) => r.id).sort((a, b) => a - b);
     },
 
-    async create(notification: NewNotification, trx: Executor = db): Promise<number> {
-      const row = await trx
+    /**
+     * PostgreSQL: stores notifications and, in the same statement, NOTIFYs `channel` with each
+     * recipient's id (delivered when the transaction commits), writing `alongside` too (the
+     * same events' mails, mail-outbox.repository.ts `insertQuery`). Answers the ids, in order.
+     */
+    async createSignalled(
+      notifications: readonly NewNotification[],
+      channel: string,
+      trx: Executor,
+      alongside?: InsertQueryBuilder<DB, 'mail_outbox', InsertResult>,
+    ): Promise<number[]> {
+      if (notifications.length === 0) {
+        if (alongside) await alongside.execute();
+        return [];
+      }
+      const now = nowIso();
+      const insert = trx
         .insertInto('notifications')
-        .values({ ...notification, created_at: nowIso() })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return row.id;
+        .values(notifications.map((n) => ({ ...n, created_at: now })))
+        .returning(['id', 'user_id']);
+      const { rows } = await sql<{ id: number }>`with ${alongside ? sql`mails as (${alongside}),` : sql``}
+        n as (${insert})
+        select n.id, pg_notify(${channel}, n.user_id::text) from n order by n.id`.execute(trx);
+      return rows.map((r) => r.id);
     },
 
     /** The newest unread notifications, newest first. */

@@ -15,7 +15,8 @@ import { HttpError } from '../../lib/http-error.ts';
 import type { AuditRepository } from '../audit/audit.repository.ts';
 import type { SessionChecker } from '../auth/sessions.ts';
 import type { TokenClaims } from '../auth/tokens.ts';
-import type { MailNotifier } from '../mail/mail-notifier.ts';
+import type { MailNotifier, MailPerson } from '../mail/mail-notifier.ts';
+import { ENQUEUE_CHUNK, type NewOutboxMail } from '../mail/mail-outbox.repository.ts';
 import type { NotificationBus, TicketChange } from './notifications.bus.ts';
 import { createNotificationsRepository, type Executor, type NewNotification } from './notifications.repository.ts';
 import { createStreamHub, type StreamSession } from './notifications.stream.ts';
@@ -45,6 +46,10 @@ export interface NotifyInput {
   /** Who acted; never notified of their own action. Null: the portal itself (an SLA alert, an automatic assignment). */
   actorId: number | null;
   ticketId: number;
+  /** The ticket's name when the caller knows it: its mail does not read it again. */
+  ticketName?: string;
+  /** The recipient as the caller read them (mail-notifier.ts): not read again. */
+  recipient?: MailPerson;
   /** Which of the events a person chooses channels for (profile, Notificaciones). */
   event: NotificationEvent;
   message: string;
@@ -89,27 +94,45 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
     seesAllTickets: deps.seesAllTickets,
   });
 
+  type DueNotice = NotifyInput & { recipientId: number };
+  const inPortal = (channel: NotificationChannel | undefined) => channel === 'portal' || channel === 'both';
+
   /**
-   * Stores a notification and announces it to the recipient's live streams.
-   * Pass the transaction the notification belongs to: the announcement then
-   * takes effect only if it commits (nothing is pushed for a rollback), so
-   * callers never publish by hand.
+   * Stores notifications, with the mails of the same events (composed by the mail notifier),
+   * and announces them to their recipients' live streams, in `executor`: a transaction's
+   * announcement takes effect only if it commits (nothing is pushed for a rollback), so
+   * callers never publish by hand. On PostgreSQL one statement writes the rows and sends the
+   * NOTIFY. Answers the notifications' ids, in order.
    */
-  async function create(notification: NewNotification, trx?: Executor): Promise<number> {
-    const executor = trx ?? database.db;
-    const id = await repository.create(notification, executor);
-    await bus.signal([notification.user_id], executor);
-    return id;
+  async function store(
+    rows: readonly NewNotification[],
+    mails: readonly NewOutboxMail[],
+    executor: Executor,
+  ): Promise<number[]> {
+    const { mail } = deps;
+    const channel = bus.notifyChannel;
+    if (channel !== null && mails.length <= ENQUEUE_CHUNK) {
+      const alongside = mail && mails.length > 0 ? mail.outboxInsert(mails, executor) : undefined;
+      return repository.createSignalled(rows, channel, executor, alongside);
+    }
+    if (mail && mails.length > 0) await mail.write(mails, executor);
+    if (rows.length === 0) return [];
+    const ids = await repository.createMany(rows, executor);
+    await bus.signal([...new Set(rows.map((r) => r.user_id))], executor);
+    return ids;
   }
 
-  type DueNotice = NotifyInput & { recipientId: number };
-  const inPortal = (channel: NotificationChannel) => channel === 'portal' || channel === 'both';
+  /** Stores a notification and announces it to the recipient's live streams (`store`). */
+  async function create(notification: NewNotification, trx?: Executor): Promise<number> {
+    const [id] = await store([notification], [], trx ?? database.db);
+    return id!;
+  }
 
-  /** Writes the mails of the events their recipients get by e-mail; answers each event's channel. */
-  async function mailAndChannels(due: readonly DueNotice[], executor: Executor): Promise<NotificationChannel[]> {
+  /** Each event's channel for its recipient and the mails of those who get it by e-mail (without mail: the portal). */
+  async function channelsAndMails(due: readonly DueNotice[], executor: Executor) {
     const { mail } = deps;
-    if (!mail) return due.map(() => 'portal');
-    return mail.deliver(due, executor);
+    if (!mail) return { channels: due.map((): NotificationChannel => 'portal'), mails: [] };
+    return mail.prepare(due, executor);
   }
 
   const rowOf = (input: DueNotice): NewNotification => ({
@@ -132,26 +155,25 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
     async notify(input: NotifyInput, trx?: Executor): Promise<number | null> {
       const { recipientId } = input;
       if (!recipientId || recipientId === input.actorId) return null;
+      const due = { ...input, recipientId };
       const executor = trx ?? database.db;
-      const [channel] = await mailAndChannels([{ ...input, recipientId }], executor);
-      if (!channel || !inPortal(channel)) return null;
-      return create(rowOf({ ...input, recipientId }), executor);
+      const { channels, mails } = await channelsAndMails([due], executor);
+      const [id] = await store(inPortal(channels[0]) ? [rowOf(due)] : [], mails, executor);
+      return id ?? null;
     },
 
     /**
      * `notify` for many events at once (a sweep's alerts): the channels, the people and the
-     * tickets read once for all, the mails and the notifications each written by one statement.
+     * tickets read once for all, the mails and the notifications written together (`store`).
      */
     async notifyMany(inputs: readonly NotifyInput[], trx?: Executor): Promise<void> {
       const executor = trx ?? database.db;
       const due = inputs.flatMap((i) =>
         i.recipientId && i.recipientId !== i.actorId ? [{ ...i, recipientId: i.recipientId }] : [],
       );
-      const channels = await mailAndChannels(due, executor);
-      const shown = due.filter((_, k) => inPortal(channels[k]!));
-      if (shown.length === 0) return;
-      await repository.createMany(shown.map(rowOf), executor);
-      await bus.signal([...new Set(shown.map((i) => i.recipientId))], executor);
+      if (due.length === 0) return;
+      const { channels, mails } = await channelsAndMails(due, executor);
+      await store(due.filter((_, k) => inPortal(channels[k])).map(rowOf), mails, executor);
     },
 
     /**

@@ -12,6 +12,7 @@ import type { DB, TicketsTable } from '../../db/schema.ts';
 import { createTicketIndexSync } from '../../db/ticket-derivations.ts';
 import { eventRow, type NewTicketEvent } from './ticket-events.repository.ts';
 import { MAX_AUTO_LINKS, openSharing } from '../references/references.repository.ts';
+import { writeRotation } from '../groups/groups.repository.ts';
 import { createTicketListRepository, type TicketReferenceLookup } from './ticket-list.repository.ts';
 import { activeUsers, selectUserSummary, toUserSummary } from '../users/user-summaries.ts';
 import { ticketOf, type TicketNamesRepository } from './ticket-names.repository.ts';
@@ -192,8 +193,9 @@ export function createTicketsRepository(
      * (no read-back); otherwise returns the fields at fault and writes nothing. With it go its
      * logistics references and a `related` link to each open ticket sharing one (at most
      * MAX_AUTO_LINKS), with a `linked` entry on both timelines; the tickets linked are returned.
-     * PostgreSQL does it all in one statement (its own transaction: one round trip); SQLite
-     * reads the catalogue values, then writes the rows in one transaction.
+     * An automatic assignee's group moves its rotation to them. PostgreSQL does it all in one
+     * statement (its own transaction: one round trip); SQLite reads the catalogue values, then
+     * writes the rows in one transaction.
      */
     async create(
       values: TicketValues,
@@ -210,8 +212,11 @@ export function createTicketsRepository(
         sla?: TicketSla;
         /** The caller's transaction (an automatic assignment is recorded with the creation in it). */
         trx?: Kysely<DB>;
-        /** The member a group's automatic assignment chose: the ticket is written assigned to them. */
-        assignee?: { id: number; name: string };
+        /**
+         * The member the automatic assignment of group `groupId` chose: the ticket is written
+         * assigned to them, and the group's rotation (`group_rotations`) moves to them.
+         */
+        assignee?: { id: number; name: string; groupId: number };
         /** The logistics references of the ticket's text (references.repository.ts `extract`). */
         references?: readonly FoundReference[];
         /** More entries of its timeline, after the creation's (the automatic assignment's). */
@@ -262,6 +267,11 @@ export function createTicketsRepository(
               li as (insert into ticket_links (from_ticket_id, to_ticket_id, kind, created_by, created_at)
                 select least(t.id, sh.id), greatest(t.id, sh.id), 'related', ${createdBy}::int, ${now}::timestamptz
                 from t, sh),`;
+        const rotation = assignee
+          ? sql`ro as (insert into group_rotations (group_id, last_assigned_user_id)
+              select ${assignee.groupId}::int, t.user_assigned_id from t
+              on conflict (group_id) do update set last_assigned_user_id = excluded.last_assigned_user_id),`
+          : sql``;
         const statement = sql<Selectable<TicketsTable> & { refs: ReferenceRow[]; linked: SharingTicket[] }>`
           with r as (${referencesQuery(values, createdBy)}),
           t as (
@@ -281,6 +291,7 @@ export function createTicketsRepository(
             returning *
           ),
           ${sharing}
+          ${rotation}
           e as (
             insert into ticket_events (ticket_id, user_id, kind, field, from_value, to_value, created_at)
             select t.id, x.user_id, x.kind, x.field, x.from_value, x.to_value, ${now}::timestamptz
@@ -339,6 +350,7 @@ export function createTicketsRepository(
             .insertInto('ticket_events')
             .values(firstEvents.map((e) => ({ ...e, ticket_id: inserted.id })))
             .execute();
+          if (assignee) await writeRotation(trx, assignee.groupId, assignee.id);
           if (found.length > 0) {
             await trx
               .insertInto('ticket_references')

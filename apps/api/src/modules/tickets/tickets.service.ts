@@ -52,7 +52,7 @@ interface Deps {
   /** Automatic assignment of the tickets entering a group's queue (Rotativa, Menor carga). */
   autoAssign: Pick<
     AutoAssigner,
-    'modeOf' | 'lockGroup' | 'choose' | 'recordChoice' | 'assignLocked' | 'announce' | 'freed'
+    'modeOf' | 'lockGroup' | 'choose' | 'notifyAssignee' | 'assignLocked' | 'announce' | 'freed'
   >;
   /** The logistics references of the ticket's text, written with every write of it. */
   references: Pick<ReferencesRepository, 'extract' | 'replace' | 'openSharing' | 'ofTicket' | 'types'>;
@@ -338,7 +338,7 @@ export function createTicketsService({
             // The member is chosen before the insert, so the ticket is written assigned.
             const group = await autoAssign.lockGroup(trx, groupId);
             const chosen = group ? await autoAssign.choose(trx, group) : null;
-            const assignee = chosen ? { id: chosen.userId, name: chosen.name } : undefined;
+            const assignee = chosen ? { id: chosen.userId, name: chosen.name, groupId } : undefined;
             const created = await tickets.create(values, actor.id, {
               ...options,
               trx,
@@ -346,7 +346,7 @@ export function createTicketsService({
               events: chosen ? [assignmentEvent(chosen)] : [],
             });
             if (group && chosen && 'ticket' in created) {
-              auto.assigned = await autoAssign.recordChoice(trx, group, created.ticket, chosen);
+              auto.assigned = await autoAssign.notifyAssignee(trx, group, created.ticket, chosen);
             }
             return created;
           });
@@ -451,7 +451,11 @@ export function createTicketsService({
         changes.push(...(await recomputeSla(catalog, id, current, trx, actor.id)));
         await events.record(changes, trx);
         if (group && updated.status_tickets.stage !== 'closed') {
-          auto.assigned = await autoAssign.assignLocked(trx, group, { id, created_by: current.created_by });
+          auto.assigned = await autoAssign.assignLocked(trx, group, {
+            id,
+            created_by: current.created_by,
+            name: updated.name,
+          });
         }
         return updated;
       });
