@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { apiToken, signInQuickly, uniqueLetters } from './support.ts';
+import { apiToken, demoTicket, signInQuickly, uniqueLetters } from './support.ts';
 
 /**
  * Kanban: a card dragged with the mouse or moved with the keyboard alone changes the ticket's
@@ -17,16 +17,7 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 async function createTicket(request: APIRequestContext, token: string, name: string) {
   const response = await request.post('/api/tickets/create', {
     headers: auth(token),
-    data: {
-      name,
-      description: 'Tarjeta del tablero',
-      area_id: 1,
-      project_id: 1,
-      category_id: 1,
-      priority_type_id: 3,
-      difficulty_id: 1,
-      status_id: 1,
-    },
+    data: demoTicket(name, 'Tarjeta del tablero'),
   });
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { data: { id: number } }).data.id;

@@ -28,6 +28,18 @@ export const apiCreator = (request: APIRequestContext, token: string) => async (
 
 type Creator = ReturnType<typeof apiCreator>;
 
+/** A new ticket's body in the demo catalogues (first area, project, category, difficulty and status; Alta). */
+export const demoTicket = (name: string, description: string) => ({
+  name,
+  description,
+  area_id: 1,
+  project_id: 1,
+  category_id: 1,
+  priority_type_id: 3,
+  difficulty_id: 1,
+  status_id: 1,
+});
+
 /** A business calendar open all week, around the clock (UTC): its id. */
 export const alwaysOpenCalendar = (post: Creator, name: string) =>
   post('/api/business-calendars/create', {

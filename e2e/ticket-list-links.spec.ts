@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { apiCreator, apiToken, signInQuickly, uniqueLetters } from './support.ts';
+import { apiCreator, apiToken, demoTicket, signInQuickly, uniqueLetters } from './support.ts';
 
 /**
  * A ticket's link in Mis Tickets opens the ticket whatever the list is doing meanwhile: while
@@ -15,16 +15,10 @@ const slow = { timeout: 45_000 };
 /** A ticket the supervisor created (so it heads Mis Tickets, newest first): its id. */
 async function supervisorTicket(page: Page, name: string) {
   const { token } = await apiToken(page.request, 'supervisor');
-  return apiCreator(page.request, token)('/api/tickets/create', {
-    name,
-    description: 'La banda transportadora del andén dos se detiene sola',
-    area_id: 1,
-    project_id: 1,
-    category_id: 1,
-    priority_type_id: 3,
-    difficulty_id: 1,
-    status_id: 1,
-  });
+  return apiCreator(page.request, token)(
+    '/api/tickets/create',
+    demoTicket(name, 'La banda transportadora del andén dos se detiene sola'),
+  );
 }
 
 /** Holds Mis Tickets' requests for `search` until `release()`; `arrived` resolves once one is held. */
