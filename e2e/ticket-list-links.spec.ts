@@ -5,7 +5,7 @@ import { apiCreator, apiToken, demoTicket, signInQuickly, uniqueLetters } from '
  * A ticket's link in Mis Tickets opens the ticket whatever the list is doing meanwhile: while
  * it asks the server for a search just typed (the rows shown stay in place until the answer),
  * and when the search settles only after the link was followed (the list does not take the
- * address back).
+ * address back). And a sort chosen right after a search keeps that search.
  */
 
 // A loaded machine may take a while to show a screen: the waits for one are generous.
@@ -97,4 +97,22 @@ test('a ticket followed before the typed search settles stays open', async ({ pa
   releasePage();
 
   await expectTicketPage(page, id, name);
+});
+
+test('a sort chosen right after typing a search keeps the search', async ({ page }) => {
+  const name = `Banda detenida ${uniqueLetters()}`;
+  await page.clock.install();
+  await openListWithTicket(page, name);
+
+  // The search settles into the address, then the sort is chosen before the list has shown it.
+  await page.clock.pauseAt(Date.now() + 1_000);
+  await page.getByPlaceholder('Buscar...').fill(name);
+  await page.clock.runFor(1_000);
+  await expect(page).toHaveURL(/[?&]q=/);
+  await page.getByLabel('Ordenar por').selectOption({ label: 'Nombre' });
+  await page.clock.resume();
+
+  await expect(page).toHaveURL(/[?&]sort=name/);
+  expect(new URL(page.url()).searchParams.get('q')).toBe(name);
+  await expect(page.getByText('Mostrando 1–1 de 1 ticket')).toBeVisible(slow);
 });

@@ -17,6 +17,26 @@ describe('useScreenSearchParams', () => {
     expect(result.current[0].get('q')).toBe('rampa');
   });
 
+  it('starts a functional update from the address as it is now, not from what was rendered', () => {
+    window.history.replaceState(null, '', '/tickets');
+    const { result } = renderHook(() => useScreenSearchParams(), { wrapper });
+    const set = result.current[1];
+    // A write the router has not rendered yet (its transition is still pending).
+    window.history.replaceState(null, '', '/tickets?q=rampa');
+    act(() =>
+      set(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.set('sort', 'name:asc');
+          return next;
+        },
+        { replace: true },
+      ),
+    );
+    expect(new URLSearchParams(window.location.search).get('q')).toBe('rampa');
+    expect(new URLSearchParams(window.location.search).get('sort')).toBe('name:asc');
+  });
+
   it('leaves alone the address of a link followed while the screen is still on display', () => {
     window.history.replaceState(null, '', '/tickets');
     const { result } = renderHook(() => useScreenSearchParams(), { wrapper });

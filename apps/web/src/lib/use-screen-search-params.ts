@@ -3,11 +3,16 @@ import { useLocation, useSearchParams, type SetURLSearchParams } from 'react-rou
 
 /**
  * `useSearchParams` for a screen that keeps its own state (search, page, filters) in its
- * address. A followed link moves the browser's address at once but renders the next screen
- * in a transition, so this screen stays on display until that screen's code has loaded, and
- * may still write meanwhile (a typed search settling after its pause). Such a write is resolved
- * against this screen's path and would replace the followed link's address with this screen
- * again: once the browser's address has left this screen's path, writes are dropped.
+ * address. The router changes the browser's address at once but renders the change in a
+ * transition, so what this screen has rendered may lag behind the address:
+ *
+ * - a functional update starts from the address as it is now, not from the rendered copy:
+ *   two writes close together (a typed search settling, then a sort chosen) would otherwise
+ *   have the second undo the first;
+ * - a followed link renders the next screen once its code has loaded, and this screen may still
+ *   write meanwhile; such a write is resolved against this screen's path and would replace the
+ *   followed link's address with this screen again: once the browser's address has left this
+ *   screen's path, writes are dropped.
  */
 export function useScreenSearchParams(): [URLSearchParams, SetURLSearchParams] {
   const [params, setParams] = useSearchParams();
@@ -15,7 +20,7 @@ export function useScreenSearchParams(): [URLSearchParams, SetURLSearchParams] {
   const setScreenParams = useCallback<SetURLSearchParams>(
     (next, options) => {
       if (window.location.pathname !== pathname) return;
-      setParams(next, options);
+      setParams(typeof next === 'function' ? () => next(new URLSearchParams(window.location.search)) : next, options);
     },
     [setParams, pathname],
   );
