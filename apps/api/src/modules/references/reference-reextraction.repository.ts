@@ -45,7 +45,7 @@ export function createReferenceReextractionRepository(database: Database) {
     typeId: number,
     afterId: number,
     next: { after_id: number; done: number } | null,
-    q: Kysely<DB> = db,
+    q: Kysely<DB>,
   ): Promise<void> {
     const mine = <QB extends WhereInterface<DB, 'reference_reextractions'>>(qb: QB): QB =>
       asyncCommit(qb.where('type_id', '=', typeId).where('after_id', '=', afterId) as QB);
@@ -56,8 +56,6 @@ export function createReferenceReextractionRepository(database: Database) {
   }
 
   return {
-    moveCursor,
-
     /** The first type whose re-extraction is pending, with its pattern and cursor. */
     async pending(typeId?: number) {
       return db
@@ -109,34 +107,40 @@ export function createReferenceReextractionRepository(database: Database) {
     },
 
     /**
-     * In one transaction: the tickets' text read again (PostgreSQL: locked, so a write of one
-     * meanwhile, which extracts its own references with the new pattern, is waited for, not
-     * undone), their references of the type replaced by what `extract` finds in it, and the
-     * cursor moved (`moveCursor`).
+     * A step's write, in one transaction: the changed tickets' text read again (PostgreSQL:
+     * locked, so a write of one meanwhile, which extracts its own references with the new
+     * pattern, is waited for, not undone), their references of the type replaced by what
+     * `extract` finds in it, and the cursor moved (`moveCursor`). Answers how long it held the
+     * database, in ms: from its first statement, once it has the connection, to its commit.
      */
-    async replace(
+    async write(
       typeId: number,
       ticketIds: number[],
       extract: (ticket: TicketText) => ExtractedReference[],
       cursor: { afterId: number; next: { after_id: number; done: number } | null },
-    ): Promise<void> {
+    ): Promise<number> {
+      let held = 0;
       await db.transaction().execute(async (trx) => {
-        const byId = trx.selectFrom('tickets').select(['id', 'name', 'description']).where('id', 'in', ticketIds);
-        const current = await (database.dialect === 'postgres' ? byId.forUpdate() : byId).execute();
-        await trx
-          .deleteFrom('ticket_references')
-          .where('ticket_id', 'in', ticketIds)
-          .where('type_id', '=', typeId)
-          .execute();
-        const found = current.flatMap(extract);
-        for (let i = 0; i < found.length; i += 500) {
+        held = performance.now();
+        if (ticketIds.length > 0) {
+          const byId = trx.selectFrom('tickets').select(['id', 'name', 'description']).where('id', 'in', ticketIds);
+          const current = await (database.dialect === 'postgres' ? byId.forUpdate() : byId).execute();
           await trx
-            .insertInto('ticket_references')
-            .values(found.slice(i, i + 500))
+            .deleteFrom('ticket_references')
+            .where('ticket_id', 'in', ticketIds)
+            .where('type_id', '=', typeId)
             .execute();
+          const found = current.flatMap(extract);
+          for (let i = 0; i < found.length; i += 500) {
+            await trx
+              .insertInto('ticket_references')
+              .values(found.slice(i, i + 500))
+              .execute();
+          }
         }
         await moveCursor(typeId, cursor.afterId, cursor.next, trx);
       });
+      return performance.now() - held;
     },
   };
 }

@@ -8,10 +8,10 @@ import {
 
 /**
  * Tickets re-extracted per step. A step reads the batch's text and that type's references, then
- * writes only what changes: the cursor alone in one statement (or nothing, see SAVE_EVERY), or
- * the changed tickets' references and the cursor in one short transaction (on SQLite it holds
- * the one connection, on PostgreSQL it locks those tickets' rows), so a ticket write waits at
- * most that long.
+ * writes only what changes: the cursor alone (or nothing, see SAVE_EVERY), or the changed
+ * tickets' references and the cursor, in one short transaction (on SQLite it holds the one
+ * connection, on PostgreSQL it locks those tickets' rows), so a ticket write waits at most
+ * that long.
  */
 export const REEXTRACT_BATCH = 200;
 
@@ -56,9 +56,9 @@ export function createReferenceReextraction(database: Database, { batch = REEXTR
   /**
    * One step: the batch's text and the type's stored references are read outside any
    * transaction (reads hold nothing a write waits for). A batch whose references all stay moves
-   * the cursor (in memory, or alone in one statement); otherwise one transaction replaces the
-   * changed tickets' references and moves it. How long the step held that statement or
-   * transaction is told to the `onStep` listeners.
+   * the cursor in memory, or alone in one short transaction; otherwise that transaction also
+   * replaces the changed tickets' references. How long it held the database is told to the
+   * `onStep` listeners.
    */
   async function step(typeId: number): Promise<void> {
     const job = await rows.pending(typeId);
@@ -98,14 +98,8 @@ export function createReferenceReextraction(database: Database, { batch = REEXTR
       return;
     }
     place = null; // until the write below has succeeded
-    const held = performance.now();
-    if (changed.length === 0) {
-      await rows.moveCursor(typeId, at.stored, next);
-    } else {
-      const extract = (t: TicketText) => extracted(t).map((value) => ({ ticket_id: t.id, type_id: typeId, value }));
-      await rows.replace(typeId, changed, extract, { afterId: at.stored, next });
-    }
-    const ms = performance.now() - held;
+    const extract = (t: TicketText) => extracted(t).map((value) => ({ ticket_id: t.id, type_id: typeId, value }));
+    const ms = await rows.write(typeId, changed, extract, { afterId: at.stored, next });
     if (next) place = { ...at, stored: next.after_id, after: next.after_id, done: next.done, unsaved: 0 };
     for (const listener of stepListeners) listener(ms);
   }
