@@ -351,6 +351,29 @@ describe.each(dialects)('logistics references on %s', (dialect) => {
     expect(await refsOf(fixed.data.id)).toEqual(['Embarque:EMB-777002']);
   });
 
+  it('writes at most 50 changed tickets a transaction, the last one moving the cursor', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 55; i++)
+      ids.push((await create(admin, `Embarque EMB-8800${String(i).padStart(2, '0')}`)).data.id);
+    await db().deleteFrom('ticket_references').where('ticket_id', 'in', ids).execute();
+    const reextraction = createReferenceReextraction(t.services.database, { batch: 1_000 });
+    const writes: number[] = [];
+    reextraction.onStep((ms) => writes.push(ms));
+    await db()
+      .insertInto('reference_reextractions')
+      .values({ type_id: await typeId('Embarque'), after_id: Math.min(...ids) - 1, done: 0, total: 55 })
+      .execute();
+    await reextraction.idle();
+    expect(writes).toHaveLength(2);
+    const restored = await db()
+      .selectFrom('ticket_references')
+      .select('ticket_id')
+      .where('ticket_id', 'in', ids)
+      .execute();
+    expect(restored).toHaveLength(55);
+    expect(await db().selectFrom('reference_reextractions').selectAll().execute()).toEqual([]);
+  });
+
   it('extracts the references of imported tickets in the load', async () => {
     await create(admin, 'Importable PED-424242');
     const exported = await t.call(admin, 'POST', '/api/tickets/export', { list: 'general', search: 'PED-424242' });

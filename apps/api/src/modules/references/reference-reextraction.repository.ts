@@ -110,14 +110,15 @@ export function createReferenceReextractionRepository(database: Database) {
      * A step's write, in one transaction: the changed tickets' text read again (PostgreSQL:
      * locked, so a write of one meanwhile, which extracts its own references with the new
      * pattern, is waited for, not undone), their references of the type replaced by what
-     * `extract` finds in it, and the cursor moved (`moveCursor`). Answers how long it held the
-     * database, in ms: from its first statement, once it has the connection, to its commit.
+     * `extract` finds in it, and the cursor moved (`moveCursor`; without `cursor`, left where it
+     * is). Answers how long it held the database, in ms: from its first statement, once it has
+     * the connection, to its commit.
      */
     async write(
       typeId: number,
       ticketIds: number[],
       extract: (ticket: TicketText) => ExtractedReference[],
-      cursor: { afterId: number; next: { after_id: number; done: number } | null },
+      cursor?: { afterId: number; next: { after_id: number; done: number } | null },
     ): Promise<number> {
       let held = 0;
       await db.transaction().execute(async (trx) => {
@@ -138,7 +139,7 @@ export function createReferenceReextractionRepository(database: Database) {
               .execute();
           }
         }
-        await moveCursor(typeId, cursor.afterId, cursor.next, trx);
+        if (cursor) await moveCursor(typeId, cursor.afterId, cursor.next, trx);
       });
       return performance.now() - held;
     },

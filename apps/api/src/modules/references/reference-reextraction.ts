@@ -15,6 +15,9 @@ import {
  */
 export const REEXTRACT_BATCH = 200;
 
+/** Changed tickets written per transaction, at most: what one write locks (PostgreSQL) and holds. */
+const WRITE_CHUNK = 50;
+
 /** Batches done in memory, at most, before their cursor is stored (see `place`). */
 const SAVE_EVERY = 10;
 
@@ -99,7 +102,14 @@ export function createReferenceReextraction(database: Database, { batch = REEXTR
     }
     place = null; // until the write below has succeeded
     const extract = (t: TicketText) => extracted(t).map((value) => ({ ticket_id: t.id, type_id: typeId, value }));
-    const ms = await rows.write(typeId, changed, extract, { afterId: at.stored, next });
+    // At most WRITE_CHUNK changed tickets a transaction; the last one moves the cursor. A run
+    // that stops between them redoes the batch, and finds the written part unchanged.
+    for (let i = WRITE_CHUNK; i < changed.length; i += WRITE_CHUNK) {
+      const ms = await rows.write(typeId, changed.slice(i - WRITE_CHUNK, i), extract);
+      for (const listener of stepListeners) listener(ms);
+    }
+    const last = changed.slice(Math.max(0, Math.ceil(changed.length / WRITE_CHUNK) - 1) * WRITE_CHUNK);
+    const ms = await rows.write(typeId, last, extract, { afterId: at.stored, next });
     if (next) place = { ...at, stored: next.after_id, after: next.after_id, done: next.done, unsaved: 0 };
     for (const listener of stepListeners) listener(ms);
   }
