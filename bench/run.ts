@@ -53,6 +53,7 @@ import pg from 'pg';
 import { createDatabase } from '../apps/api/src/db/database.ts';
 import { migrateToLatest } from '../apps/api/src/db/migrator.ts';
 import { seedIfEmpty } from '../apps/api/src/db/seed.ts';
+import { parseMetrics } from '../apps/api/test/metrics-text.ts';
 import { openStream } from '../apps/api/test/notifications-stream-client.ts';
 import { generateTickets } from './generate-tickets.ts';
 import { printLighthouse, runLighthouse, type LighthouseRow } from './lighthouse.ts';
@@ -599,17 +600,11 @@ async function autoAssignGroup(base: string, admin: string): Promise<number> {
   return id;
 }
 
-/** Prometheus' text format as `name{labels}` → value. */
+/** The server's metrics, as `name{labels}` → value. */
 async function scrapeMetrics(base: string, token: string): Promise<Map<string, number>> {
   const res = await fetch(`${base}/api/metrics`, { headers: { authorization: `Bearer ${token}` } });
   if (!res.ok) throw new Error(`GET /api/metrics: ${res.status}`);
-  const samples = new Map<string, number>();
-  for (const line of (await res.text()).split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    const cut = line.lastIndexOf(' ');
-    samples.set(line.slice(0, cut), Number(line.slice(cut + 1)));
-  }
-  return samples;
+  return parseMetrics(await res.text());
 }
 
 /**

@@ -1,19 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from './helper.ts';
+import { parseMetrics } from './metrics-text.ts';
 import { listen, openStream, streamTicket } from './notifications-stream-client.ts';
 
 const METRICS_TOKEN = 'metrics-token-0123456789';
-
-/** Prometheus' text format as `name{labels}` → value (labels as written, in the order the client writes them). */
-function parseMetrics(text: string): Map<string, number> {
-  const samples = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    const cut = line.lastIndexOf(' ');
-    samples.set(line.slice(0, cut), Number(line.slice(cut + 1)));
-  }
-  return samples;
-}
 
 describe.each(dialects)('metrics on %s', (dialect) => {
   let t: TestApp;

@@ -27,10 +27,10 @@ export function createReferenceReextractionRepository(database: Database) {
   const { db } = database;
 
   /**
-   * On PostgreSQL a step's commit does not wait for its WAL to reach the disk (`set_config` in
-   * the cursor's statement sets it for the transaction): a crash loses at most the last steps,
-   * their references and their cursor together, and the run redoes them. Ticket writes keep
-   * waiting for theirs.
+   * On PostgreSQL a write that moves the cursor does not wait at its commit for its WAL to reach
+   * the disk (`set_config` in the cursor's statement sets it for the transaction): a crash loses
+   * at most the last steps, their references and their cursor together, and the run redoes them.
+   * Ticket writes keep waiting for theirs.
    */
   const asyncCommit = <QB extends WhereInterface<DB, 'reference_reextractions'>>(qb: QB): QB =>
     database.dialect === 'postgres'

@@ -9,9 +9,9 @@ import {
 /**
  * Tickets re-extracted per step. A step reads the batch's text and that type's references, then
  * writes only what changes: the cursor alone (or nothing, see SAVE_EVERY), or the changed
- * tickets' references and the cursor, in one short transaction (on SQLite it holds the one
- * connection, on PostgreSQL it locks those tickets' rows), so a ticket write waits at most
- * that long.
+ * tickets' references and the cursor, in short transactions of at most WRITE_CHUNK tickets (on
+ * SQLite each holds the one connection, on PostgreSQL it locks those tickets' rows), so a
+ * ticket write waits at most that long.
  */
 export const REEXTRACT_BATCH = 200;
 
@@ -28,9 +28,10 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * ticket's references of that type are extracted again, in id order, REEXTRACT_BATCH tickets per
  * step. The type's `reference_reextractions` row holds the cursor (`after_id`) and the progress
  * the Referencias screen shows (`done` of `total`), so a process that stops resumes where it
- * was, and a new change starts over from the first ticket; the row goes when the run ends. It lives apart from `reference_types` because a write to a
- * catalogue table makes every process forget what it keeps of the catalogues. Tickets written
- * meanwhile are extracted by their own write with the new pattern.
+ * was, and a new change starts over from the first ticket; the row goes when the run ends. It
+ * lives apart from `reference_types` because a write to a catalogue table makes every process
+ * forget what it keeps of the catalogues. Tickets written meanwhile are extracted by their own
+ * write with the new pattern.
  */
 export function createReferenceReextraction(database: Database, { batch = REEXTRACT_BATCH } = {}) {
   const rows = createReferenceReextractionRepository(database);
@@ -102,16 +103,18 @@ export function createReferenceReextraction(database: Database, { batch = REEXTR
     }
     place = null; // until the write below has succeeded
     const extract = (t: TicketText) => extracted(t).map((value) => ({ ticket_id: t.id, type_id: typeId, value }));
-    // At most WRITE_CHUNK changed tickets a transaction; the last one moves the cursor. A run
-    // that stops between them redoes the batch, and finds the written part unchanged.
-    for (let i = WRITE_CHUNK; i < changed.length; i += WRITE_CHUNK) {
-      const ms = await rows.write(typeId, changed.slice(i - WRITE_CHUNK, i), extract);
+    // At most WRITE_CHUNK changed tickets a transaction (none: the cursor alone); the last one
+    // moves the cursor. A run that stops between them redoes the batch, and finds the written
+    // part unchanged.
+    const chunks: number[][] = [];
+    for (let i = 0; i < changed.length; i += WRITE_CHUNK) chunks.push(changed.slice(i, i + WRITE_CHUNK));
+    if (chunks.length === 0) chunks.push([]);
+    for (const [k, chunk] of chunks.entries()) {
+      const isLast = k === chunks.length - 1;
+      const ms = await rows.write(typeId, chunk, extract, isLast ? { afterId: at.stored, next } : undefined);
       for (const listener of stepListeners) listener(ms);
     }
-    const last = changed.slice(Math.max(0, Math.ceil(changed.length / WRITE_CHUNK) - 1) * WRITE_CHUNK);
-    const ms = await rows.write(typeId, last, extract, { afterId: at.stored, next });
     if (next) place = { ...at, stored: next.after_id, after: next.after_id, done: next.done, unsaved: 0 };
-    for (const listener of stepListeners) listener(ms);
   }
 
   async function drain(): Promise<void> {
