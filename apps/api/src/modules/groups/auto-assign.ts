@@ -1,6 +1,7 @@
 import { ASSIGNMENT_MSG, RECORD_STATUS, TICKET_MSG, type AssignmentMode } from '@portal/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { executePrepared } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
 import { createLoadingCache } from '../../lib/loading-cache.ts';
 import type { MailPerson } from '../mail/mail-notifier.ts';
@@ -119,7 +120,8 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
       .selectFrom('groups')
       .select(['id', 'status_id', 'assignment_mode', 'assignment_cap'])
       .where('id', '=', groupId);
-    return (database.dialect === 'postgres' ? q.forNoKeyUpdate() : q).executeTakeFirst();
+    const { rows } = await executePrepared(trx, database.dialect === 'postgres' ? q.forNoKeyUpdate() : q);
+    return rows[0];
   }
 
   /**

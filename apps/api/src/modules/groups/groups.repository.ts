@@ -1,6 +1,7 @@
 import { RECORD_STATUS, type GroupMemberRole, type TGroupMember, type TUserGroup } from '@portal/contract';
 import { sql, type Kysely } from 'kysely';
 import { nowIso, type Database } from '../../db/database.ts';
+import { executePrepared } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
 import { COUNT_KIND } from '../../db/ticket-derivations.ts';
 
@@ -169,7 +170,7 @@ export function createGroupsRepository(database: Database) {
      * `MailPerson`): address, digest rhythm and the channel they chose for an assignment.
      */
     async assignableMembers(groupId: number, trx: Kysely<DB> = db) {
-      const rows = await trx
+      const query = trx
         .selectFrom('group_members as m')
         .innerJoin('users as u', 'u.id', 'm.user_id')
         .innerJoin('roles as r', 'r.id', 'u.role_id')
@@ -209,8 +210,8 @@ export function createGroupsRepository(database: Database) {
         .where('m.group_id', '=', groupId)
         .where('u.status_id', '=', RECORD_STATUS.active)
         .where('r.status_id', '=', RECORD_STATUS.active)
-        .orderBy('m.user_id')
-        .execute();
+        .orderBy('m.user_id');
+      const { rows } = await executePrepared(trx, query);
       return rows.map((r) => ({ ...r, open: Number(r.open ?? 0) }));
     },
 

@@ -127,14 +127,16 @@ export function createMailOutboxRepository(database: Database) {
       return { token, rows };
     },
 
-    async markSent(id: number, token: string): Promise<boolean> {
+    /** Records mails of one claim as sent; how many were still under that claim. */
+    async markSent(ids: readonly number[], token: string): Promise<number> {
+      if (ids.length === 0) return 0;
       const result = await db
         .updateTable('mail_outbox')
         .set({ status: 'sent', sent_at: nowIso(), lease_until: null, claim_token: null, last_error: null })
-        .where('id', '=', id)
+        .where('id', 'in', [...ids])
         .where('claim_token', '=', token)
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return Number(result.numUpdatedRows);
     },
 
     /** After a failed attempt: again at `retryAt`, or given up (`failed`) when `retryAt` is null. */

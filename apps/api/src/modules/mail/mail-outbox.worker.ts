@@ -20,6 +20,11 @@ export interface MailWorkerOptions {
   batchSize?: number;
   /** How long a claim holds: a worker that died mid-send leaves its mails to others after this. */
   leaseMs?: number;
+  /**
+   * How long a wake waits before reading the queue, so that the mails of a burst of commits
+   * (a ticket created every few ms, each mailing its assignee) leave in one claim; 0 reads at once.
+   */
+  gatherMs?: number;
 }
 
 /** SMTP answers that no retry will change: the mailbox or the address does not exist, or is refused. */
@@ -40,15 +45,18 @@ export function createMailOutboxWorker(options: MailWorkerOptions) {
   const maxAttempts = options.maxAttempts ?? 12;
   const batchSize = options.batchSize ?? 50;
   const leaseMs = options.leaseMs ?? 2 * 60_000;
+  const gatherMs = options.gatherMs ?? 100;
 
   let timer: NodeJS.Timeout | undefined;
+  let wakeTimer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = true;
   /** Set by stop(): a drain in progress finishes its batch and ends. */
   let closing = false;
 
-  async function sendOne(row: OutboxRow, token: string): Promise<void> {
+  /** Sends one claimed mail; true when it left (its outcome is written with the batch's), false when it failed (written now). */
+  async function sendOne(row: OutboxRow, token: string): Promise<boolean> {
     const headers = JSON.parse(row.headers) as MailHeaders;
     try {
       await mailer.send({
@@ -63,7 +71,7 @@ export function createMailOutboxWorker(options: MailWorkerOptions) {
         list: { unsubscribe: headers.listUnsubscribe },
         headers: { 'Auto-Submitted': 'auto-generated' },
       });
-      await outbox.markSent(row.id, token);
+      return true;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const giveUp = isPermanent(error) || row.attempts >= maxAttempts;
@@ -71,6 +79,7 @@ export function createMailOutboxWorker(options: MailWorkerOptions) {
       const retryAt = giveUp ? null : new Date(Date.now() + delay).toISOString();
       log.warn({ outboxId: row.id, attempts: row.attempts, retryAt, err: message }, 'e-mail not sent');
       await outbox.markAttemptFailed(row.id, token, message, retryAt);
+      return false;
     }
   }
 
@@ -80,7 +89,13 @@ export function createMailOutboxWorker(options: MailWorkerOptions) {
     await outbox.gatherDigests(options.composeDigest);
     for (;;) {
       const { token, rows } = await outbox.claim(batchSize, leaseMs);
-      await Promise.all(rows.map((row) => sendOne(row, token)));
+      const left = await Promise.all(rows.map((row) => sendOne(row, token)));
+      // The batch's sent mails are recorded in one write; a process that stops before it sends
+      // them again once the claim's lease ends, as it would a mail whose send it did not finish.
+      await outbox.markSent(
+        rows.filter((_, k) => left[k]).map((row) => row.id),
+        token,
+      );
       sent += rows.length;
       // A claim short of a batch took everything due; a mail committed since wakes the worker again.
       if (rows.length < batchSize || closing) return sent;
@@ -122,9 +137,18 @@ export function createMailOutboxWorker(options: MailWorkerOptions) {
       closing = false;
       void run().then(schedule);
     },
-    /** Reads the queue now (after a commit that wrote to it), instead of at the next poll. */
+    /** Reads the queue soon (`gatherMs` after a commit that wrote to it), instead of at the next poll. */
     wake() {
-      if (!stopped) void run();
+      if (stopped || wakeTimer) return;
+      if (gatherMs <= 0) {
+        void run();
+        return;
+      }
+      wakeTimer = setTimeout(() => {
+        wakeTimer = undefined;
+        if (!stopped) void run();
+      }, gatherMs);
+      wakeTimer.unref();
     },
     /** Sends what is due now; for tests and the benchmark. */
     runOnce: () => {
@@ -135,7 +159,9 @@ export function createMailOutboxWorker(options: MailWorkerOptions) {
       stopped = true;
       closing = true;
       if (timer) clearTimeout(timer);
+      if (wakeTimer) clearTimeout(wakeTimer);
       timer = undefined;
+      wakeTimer = undefined;
       await running;
     },
   };

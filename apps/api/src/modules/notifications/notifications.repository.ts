@@ -1,6 +1,7 @@
 import type { TNotification } from '@portal/contract';
 import { sql, type Insertable, type InsertQueryBuilder, type InsertResult, type Kysely, type Selectable } from 'kysely';
 import { nowIso, type Database } from '../../db/database.ts';
+import { executePrepared } from '../../db/prepared.ts';
 import type { DB, NotificationsTable } from '../../db/schema.ts';
 
 export type NewNotification = Omit<Insertable<NotificationsTable>, 'id' | 'created_at'>;
@@ -100,9 +101,10 @@ export function createNotificationsRepository({ db }: Database) {
         .insertInto('notifications')
         .values(notifications.map((n) => ({ ...n, created_at: now })))
         .returning(['id', 'user_id']);
-      const { rows } = await sql<{ id: number }>`with ${alongside ? sql`mails as (${alongside}),` : sql``}
+      const statement = sql<{ id: number }>`with ${alongside ? sql`mails as (${alongside}),` : sql``}
         n as (${insert})
-        select n.id, pg_notify(${channel}, n.user_id::text) from n order by n.id`.execute(trx);
+        select n.id, pg_notify(${channel}, n.user_id::text) from n order by n.id`;
+      const { rows } = await executePrepared(trx, statement);
       return rows.map((r) => r.id);
     },
 

@@ -7,6 +7,7 @@ import {
 } from '@portal/contract';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { likePattern, nowIso, type Database } from '../../db/database.ts';
+import { executePrepared } from '../../db/prepared.ts';
 import { countRows, pageMeta, paginate } from '../../db/paging.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
 import { createTicketIndexSync } from '../../db/ticket-derivations.ts';
@@ -308,7 +309,7 @@ export function createTicketsRepository(
           select (select json_agg(r) from r) as refs,
             (select coalesce(json_agg(json_build_object('id', sh.id, 'name', sh.name) order by sh.id), '[]') from sh) as linked,
             t.* from (select 1) as one left join t on true`;
-        const { rows } = await statement.execute(executor);
+        const { rows } = await executePrepared(executor, statement);
         const [result] = rows;
         references = referencesOf(values, result?.refs ?? []);
         row = result?.id === null || result?.id === undefined ? undefined : result;
