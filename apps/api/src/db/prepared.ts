@@ -38,31 +38,26 @@ function nameOf(text: string): string {
   return name;
 }
 
-/** What pg's client keeps of the statements it prepared on its connection (not in its types). */
-interface PreparedConnection {
-  connection?: { parsedStatements?: Record<string, string> };
-}
-
 /** PostgreSQL's error when a prepared statement's result columns changed under it (a migration). */
 const RESULT_TYPE_CHANGED = '0A000';
 
 /**
  * Makes a pool client send each marked statement as a named prepared statement, named by its
  * text. After a migration that changes the columns a prepared statement answers, PostgreSQL
- * refuses to run it: that run fails, and the statement is dropped so the next one prepares it
- * again.
+ * refuses to run it: that run fails, and the connection prepares the text again under a new
+ * name from the next run on (the old one cannot always be dropped: the failed run may have
+ * aborted the transaction it was in).
  */
 export function prepareMarkedStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
+  /** Names given up on this connection, by text: the next name to use. */
+  const renamed = new Map<string, string>();
   const run = async (text: string, values: unknown[] | undefined) => {
-    const name = nameOf(text);
+    const name = renamed.get(text) ?? nameOf(text);
     try {
       return await query({ name, text, values });
     } catch (error) {
-      if ((error as { code?: string }).code === RESULT_TYPE_CHANGED) {
-        delete (client as unknown as PreparedConnection).connection?.parsedStatements?.[name];
-        await query(`deallocate ${name}`).catch(() => undefined);
-      }
+      if ((error as { code?: string }).code === RESULT_TYPE_CHANGED) renamed.set(text, `${name}_`.slice(-63));
       throw error;
     }
   };
