@@ -1,19 +1,36 @@
 /**
  * The SLA alert sweep at scale: generates N tickets (bench/generate-tickets.ts) on a fresh demo
  * database, puts every ticket not closed under the Urgente policy with its resolution due date
- * spread one per ticket id over two weeks around now (so about as many tickets cross a threshold
- * in any 30 s as a portal of that size sees), and the states and alerts as a sweep 30 s ago left
- * them. Then times one sweep (the tickets that crossed since: states moved, alerts written and
+ * one per minute over two weeks around now (so about as many tickets cross a threshold in any
+ * 30 s as a portal of that size sees), and the states and alerts as a sweep 30 s ago left them.
+ * Then times one sweep (the tickets that crossed since: states moved, alerts written and
  * delivered to their people) and one more with nothing left to do, each the median of a few
- * rounds on copies of that state, per dialect. The goal: one sweep ≤ 50 ms at 1,000,000 tickets.
+ * rounds, per dialect and per spread of the due dates:
  *
- *   npx tsx bench/sla-sweep.ts [--tickets 1000000] [--dialect sqlite|postgres|both] [--rounds 5]
+ * - `scattered`, the worst case: ticket `id` is due `id % SPREAD` minutes from the spread's
+ *   start, so the tickets that cross together are ids SPREAD apart, each on a heap page and
+ *   index leaf pages of its own;
+ * - `neighbours`, what a portal sees: a ticket is due its creation plus its priority's target,
+ *   so the tickets that cross together were created together: the due date grows with the id in
+ *   each of four streams (priorities whose targets differ), and the tickets crossing at one
+ *   moment are a few runs of neighbouring ids, sharing heap and index pages.
  *
- * PostgreSQL databases are created on BENCH_PG_ADMIN_URL (default
+ * Both cross the same number of tickets per minute. Each round is one minute after the one
+ * before, on the state the sweep before it left, which is the state as of 30 s before it: the
+ * due dates are spread once per row. On PostgreSQL each round starts after a vacuum and a
+ * checkpoint (what autovacuum and the checkpointer do between sweeps; right after a checkpoint
+ * each page's first write is a full-page image: the costly case). The goal: one sweep ≤ 50 ms
+ * at 1,000,000 tickets.
+ *
+ *   npx tsx bench/sla-sweep.ts [--tickets 1000000] [--dialect sqlite|postgres|both]
+ *     [--spread scattered|neighbours|both] [--rounds 5]
+ *
+ * The machine's load average is printed with each row: the figures are only comparable at a
+ * similar load. PostgreSQL databases are created on BENCH_PG_ADMIN_URL (default
  * postgres://postgres@127.0.0.1:5432/postgres) and dropped after.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
@@ -29,9 +46,12 @@ const { values: args } = parseArgs({
   options: {
     tickets: { type: 'string', default: '1000000' },
     dialect: { type: 'string', default: 'both' },
+    spread: { type: 'string', default: 'both' },
     rounds: { type: 'string', default: '5' },
   },
 });
+type Spread = 'scattered' | 'neighbours';
+const spreads: Spread[] = args.spread === 'both' ? ['scattered', 'neighbours'] : [args.spread as Spread];
 const count = Number(args.tickets);
 const rounds = Math.max(1, Number(args.rounds));
 const adminUrl =
@@ -39,30 +59,48 @@ const adminUrl =
 const work = mkdtempSync(path.join(tmpdir(), 'portal-sla-sweep-bench-'));
 
 /**
- * Ticket `id` is due `id % SPREAD - SPREAD / 2` minutes from now: two weeks of minutes, fewer for
- * a small run so that some ticket still crosses each threshold at the moment measured.
+ * The spread's length in minutes: two weeks, fewer for a small run so that some ticket still
+ * crosses each threshold at every moment measured.
  */
 const SPREAD = 2 * Math.min(7 * 24 * 60, Math.max(120, Math.floor(count / 4)));
 /** The Urgente policy's at-risk margin, in minutes. */
 const AT_RISK = 60;
+/** `neighbours`: the streams of tickets created together, and how far apart their targets lie. */
+const STREAMS = 4;
+const STREAM_GAP = SPREAD / 16;
+/** The moment of the first round: a working Wednesday noon in Mexico City (the Urgente policy's calendar is open). */
+const START = Date.parse('2026-11-18T18:00:00.000Z');
 
 /**
- * The SLA columns of the tickets not closed, as of `now`, with the states and alert levels a
- * sweep at `now - 30 s` left: a ticket due exactly now (or at risk from now) is what this
- * sweep finds.
+ * The SLA columns of the tickets not closed, each due a whole number of minutes from START,
+ * with the states and alert levels a sweep at `START - 30 s` left: a ticket due exactly at a
+ * round's moment (or at risk from it) is what that round finds.
+ *
+ * - `scattered`: ticket `id` is due `id % SPREAD - SPREAD / 2` minutes from START;
+ * - `neighbours`: the n-th ticket not closed (by id, from 0) is due `n * SPREAD / total - SPREAD / 2`
+ *   minutes from START, less its stream's target difference (`n % STREAMS` gaps).
  */
-async function spreadDueDates(database: ReturnType<typeof createDatabase>, now: number): Promise<void> {
+async function spreadDueDates(database: ReturnType<typeof createDatabase>, spread: Spread): Promise<void> {
   const { db, dialect } = database;
   const policy = await db
     .selectFrom('sla_policies')
     .select('id')
     .where('name', '=', 'Urgente')
     .executeTakeFirstOrThrow();
-  const minutes = `((id % ${SPREAD}) - ${SPREAD / 2})`;
+  const minutes =
+    spread === 'scattered'
+      ? `((tickets.id % ${SPREAD}) - ${SPREAD / 2})`
+      : `((r.n * ${SPREAD}) / r.total - ${SPREAD / 2} - (r.n % ${STREAMS}) * ${STREAM_GAP})`;
+  const ranks =
+    spread === 'scattered'
+      ? `where stage <> 'closed'`
+      : `from (select id, row_number() over (order by id) - 1 as n, count(*) over () as total
+           from tickets where stage <> 'closed') r
+         where r.id = tickets.id`;
   const at = (offset: string) =>
     dialect === 'postgres'
-      ? `to_timestamp((${now} + (${offset}) * 60000) / 1000.0)`
-      : `strftime('%Y-%m-%dT%H:%M:%fZ', (${now} + (${offset}) * 60000) / 1000.0, 'unixepoch')`;
+      ? `to_timestamp((${START} + (${offset}) * 60000) / 1000.0)`
+      : `strftime('%Y-%m-%dT%H:%M:%fZ', (${START} + (${offset}) * 60000) / 1000.0, 'unixepoch')`;
   await sql
     .raw(
       `update tickets set sla_policy_id = ${policy.id},
@@ -71,9 +109,20 @@ async function spreadDueDates(database: ReturnType<typeof createDatabase>, now: 
          first_response_due_at = ${at(`${minutes} - 210`)},
          sla_state = case when ${minutes} < 0 then 'breached' when ${minutes} < ${AT_RISK} then 'at_risk' else 'ok' end,
          sla_alerted = case when ${minutes} < 0 then 2 when ${minutes} < ${AT_RISK} then 1 else 0 end
-       where stage <> 'closed'`,
+       ${ranks}`,
     )
     .execute(db);
+  await sql`delete from sla_alerts`.execute(db);
+}
+
+interface Row {
+  first: number;
+  crossing: number[];
+  idle: number[];
+  moved: number[];
+  scheduled: number[];
+  delivered: number[];
+  load: string;
 }
 
 async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
@@ -103,47 +152,46 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
     // As in a serving process: the bus's LISTEN connection up, so the SLA catalogue is kept in memory.
     const quiet = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, child: () => quiet };
     await services.notifications.start(quiet as never);
-    const timings: { crossing: number[]; idle: number[]; moved: number; scheduled: number; delivered: number } = {
-      crossing: [],
-      idle: [],
-      moved: 0,
-      scheduled: 0,
-      delivered: 0,
-    };
-    for (let round = 0; round < rounds; round++) {
-      // Each round a fresh moment on a working Wednesday noon in Mexico City (the Urgente policy's
-      // calendar is open, so alerts are delivered at once): the state as of 30 s before it, then one sweep.
-      const now = Date.parse('2026-11-18T18:00:00.000Z') + round * 60_000;
+    for (const spread of spreads) {
       started = performance.now();
-      await spreadDueDates(database, now);
-      await sql`delete from sla_alerts`.execute(database.db);
+      await spreadDueDates(database, spread);
       // What autovacuum does after such a rewrite on PostgreSQL: without it the sweep's partial
       // indexes still hold the rewritten rows' old entries, and each search steps over them.
-      // And what the checkpointer does with the rewrite's dirty pages meanwhile: left in the buffer
-      // pool, the sweep's own reads would first have to write them out to make room.
-      if (dialect === 'postgres') {
-        await sql`vacuum analyze tickets, sla_alerts`.execute(database.db);
-        await sql`checkpoint`.execute(database.db);
+      if (dialect === 'postgres') await sql`vacuum analyze tickets, sla_alerts`.execute(database.db);
+      console.log(`[${dialect}] ${spread}: SLA columns spread in ${s(started)}`);
+      const row: Row = { first: 0, crossing: [], idle: [], moved: [], scheduled: [], delivered: [], load: load() };
+      // Round 0 is a serving process's first sweep (connections opened, the server's plans and
+      // trigger functions not cached yet in them): printed on its own, out of the median.
+      for (let round = 0; round <= rounds; round++) {
+        // Round r sweeps at START + r minutes: the previous round left the state as of 30 s before.
+        const now = START + round * 60_000;
+        // And what the checkpointer does with the dirty pages meanwhile: left in the buffer pool,
+        // the sweep's own reads would first have to write them out to make room.
+        if (dialect === 'postgres') {
+          await sql`vacuum tickets, sla_alerts`.execute(database.db);
+          await sql`checkpoint`.execute(database.db);
+        }
+        // No sweep follows a bulk write at once: past the second after a write, caches serve again.
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        services.clock.now = () => now;
+        started = performance.now();
+        const crossing = await services.slaAlerts.runOnce();
+        if (round === 0) {
+          row.first = performance.now() - started;
+          continue;
+        }
+        row.crossing.push(performance.now() - started);
+        started = performance.now();
+        await services.slaAlerts.runOnce();
+        row.idle.push(performance.now() - started);
+        row.moved.push(crossing.moved);
+        row.scheduled.push(crossing.scheduled);
+        row.delivered.push(crossing.delivered);
       }
-      if (round === 0) console.log(`[${dialect}] SLA columns spread in ${s(started)}`);
-      // No sweep follows a bulk write at once: past the second after a write, caches serve again.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      services.clock.now = () => now;
-      started = performance.now();
-      const crossing = await services.slaAlerts.runOnce();
-      timings.crossing.push(performance.now() - started);
-      started = performance.now();
-      await services.slaAlerts.runOnce();
-      timings.idle.push(performance.now() - started);
-      timings.moved = crossing.moved;
-      timings.scheduled = crossing.scheduled;
-      timings.delivered = crossing.delivered;
+      row.load += ` → ${load()}`;
+      rows.push({ dialect, spread, row });
+      console.log(line(dialect, spread, row));
     }
-    console.log(
-      `[${dialect}] one sweep: ${ms(median(timings.crossing))} with ${timings.moved} states moved, ` +
-        `${timings.scheduled} alerts written, ${timings.delivered} delivered; ` +
-        `${ms(median(timings.idle))} with nothing to do (median of ${rounds})`,
-    );
     services.mailer.close();
     await services.notifications.close();
   } finally {
@@ -151,6 +199,14 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
     if (dbName) await dropDatabase(dbName, adminUrl);
   }
 }
+
+/** The rows measured, printed together at the end. */
+const rows: { dialect: string; spread: Spread; row: Row }[] = [];
+const load = () => loadavg()[0]!.toFixed(2);
+const line = (dialect: string, spread: Spread, r: Row) =>
+  `[${dialect}] ${spread.padEnd(10)} one sweep: ${ms(median(r.crossing))} with ${median(r.moved)} states moved, ` +
+  `${median(r.scheduled)} alerts written, ${median(r.delivered)} delivered; ${ms(median(r.idle))} with nothing ` +
+  `to do (median of ${r.crossing.length}; the first: ${ms(r.first)}; load average ${r.load})`;
 
 const s = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
@@ -162,6 +218,8 @@ try {
     : [args.dialect as 'sqlite' | 'postgres']) {
     await run(dialect);
   }
+  console.log(`\n${count.toLocaleString('en')} tickets, rounds: ${rounds}`);
+  for (const { dialect, spread, row } of rows) console.log(line(dialect, spread, row));
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
