@@ -35,6 +35,7 @@ import * as logisticsReferences from './migrations/0034-logistics-references.ts'
 import * as slaDueSorts from './migrations/0035-sla-due-sorts.ts';
 import * as groupRotationApart from './migrations/0036-group-rotation-apart.ts';
 import * as referenceReextractionApart from './migrations/0037-reference-reextraction-apart.ts';
+import * as freshGroupLoads from './migrations/0038-fresh-group-loads.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -75,6 +76,7 @@ const migrations: Record<string, DialectMigration> = {
   '0035-sla-due-sorts': slaDueSorts,
   '0036-group-rotation-apart': groupRotationApart,
   '0037-reference-reextraction-apart': referenceReextractionApart,
+  '0038-fresh-group-loads': freshGroupLoads,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -128,10 +128,9 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
    * The available members with their open tickets, in rotation order (after the last one given
    * a ticket, read with them after the lock).
    */
-  async function available(trx: Kysely<DB>, group: LockedGroup) {
+  function available(group: LockedGroup, members: readonly AssignableMember[]) {
     const at = now();
     const cap = group.assignment_cap;
-    const members = await groups.assignableMembers(group.id, trx);
     const open = members.filter((m) => !isAbsentAt(m, at) && (cap === null || m.open < cap));
     const last = members[0]?.last_assigned_user_id ?? 0;
     return {
@@ -160,9 +159,15 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
 
   /** The member the locked group's mode picks for its next ticket, with their name; null when it assigns nobody. */
   async function choose(trx: Kysely<DB>, group: LockedGroup): Promise<ChosenMember | null> {
+    if (group.status_id !== RECORD_STATUS.active || group.assignment_mode === 'manual') return null;
+    return chooseAmong(group, await groups.assignableMembers(group.id, trx));
+  }
+
+  /** `choose` among the members read under the group's lock. */
+  function chooseAmong(group: LockedGroup, members: readonly AssignableMember[]): ChosenMember | null {
     const mode = group.assignment_mode;
     if (group.status_id !== RECORD_STATUS.active || mode === 'manual') return null;
-    const { rotation, team } = await available(trx, group);
+    const { rotation, team } = available(group, members);
     const chosen = pick(mode, rotation);
     if (!chosen) return null;
     return {
@@ -172,6 +177,23 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
       team,
       recipient: recipientOf(chosen),
     };
+  }
+
+  /**
+   * Locks the group for this transaction and picks the member for its next ticket: on
+   * PostgreSQL in one statement (groups.repository.ts `lockWithMembers`), on SQLite, whose one
+   * writer needs no lock, as `lockGroup` then `choose`. Undefined when the group does not exist.
+   */
+  async function lockAndChoose(
+    trx: Kysely<DB>,
+    groupId: number,
+  ): Promise<{ group: LockedGroup; chosen: ChosenMember | null } | undefined> {
+    if (database.dialect !== 'postgres') {
+      const group = await lockGroup(trx, groupId);
+      return group && { group, chosen: await choose(trx, group) };
+    }
+    const locked = await groups.lockWithMembers(groupId, trx);
+    return locked && { group: locked.group, chosen: chooseAmong(locked.group, locked.members) };
   }
 
   /**
@@ -256,6 +278,7 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
   return {
     modeOf,
     lockGroup,
+    lockAndChoose,
     choose,
     notifyAssignee,
     assignLocked,

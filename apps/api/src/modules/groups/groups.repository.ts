@@ -21,6 +21,65 @@ export async function writeRotation(trx: Kysely<DB>, groupId: number, userId: nu
 export function createGroupsRepository(database: Database) {
   const { db } = database;
 
+  /**
+   * The select behind `assignableMembers`. `fresh`: the loads and Rotativa's place read by the
+   * functions of migration 0038 (PostgreSQL, under a lock taken in the same statement).
+   */
+  const membersOf = (trx: Kysely<DB>, groupId: number, { fresh = false } = {}) =>
+    trx
+      .selectFrom('group_members as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .innerJoin('roles as r', 'r.id', 'u.role_id')
+      .select(['m.user_id', 'u.absent_from', 'u.absent_until', 'u.name', 'u.last_name', 'u.email', 'u.status_id'])
+      .select(sql<string>`u.name || ' ' || u.last_name`.as('full_name'))
+      .select((eb) =>
+        eb
+          .selectFrom('notification_rhythms as nr')
+          .select('nr.rhythm')
+          .whereRef('nr.user_id', '=', 'm.user_id')
+          .as('rhythm'),
+      )
+      .select((eb) =>
+        eb
+          .selectFrom('notification_preferences as np')
+          .select('np.channel')
+          .whereRef('np.user_id', '=', 'm.user_id')
+          .where('np.event', '=', 'assigned')
+          .as('assigned_channel'),
+      )
+      .select((eb) =>
+        fresh
+          ? sql<number | string | null>`portal_open_assigned(m.user_id)`.as('open')
+          : eb
+              .selectFrom('ticket_counts as c')
+              .select((inner) => inner.fn.sum<number | string>('c.n').as('n'))
+              .whereRef('c.user_id', '=', 'm.user_id')
+              .where('c.kind', '=', COUNT_KIND.assigned)
+              .where('c.stage', '<>', 'closed')
+              .$asScalar()
+              .as('open'),
+      )
+      .select((eb) =>
+        fresh
+          ? sql<number | null>`portal_last_assigned(m.group_id)`.as('last_assigned_user_id')
+          : eb
+              .selectFrom('group_rotations as g')
+              .select('g.last_assigned_user_id')
+              .where('g.group_id', '=', groupId)
+              .$asScalar()
+              .as('last_assigned_user_id'),
+      )
+      .where('m.group_id', '=', groupId)
+      .where('u.status_id', '=', RECORD_STATUS.active)
+      .where('r.status_id', '=', RECORD_STATUS.active);
+
+  type MemberRow = Awaited<ReturnType<ReturnType<typeof membersOf>['execute']>>[number];
+
+  const withOpen = <R extends { open: unknown }>(r: R): Omit<R, 'open'> & { open: number } => ({
+    ...r,
+    open: Number(r.open ?? 0),
+  });
+
   /** The group's queue: its unassigned tickets that are not closed (the partial index `tickets_queue_idx`). */
   const queued = (groupId: number) =>
     db
@@ -170,49 +229,45 @@ export function createGroupsRepository(database: Database) {
      * `MailPerson`): address, digest rhythm and the channel they chose for an assignment.
      */
     async assignableMembers(groupId: number, trx: Kysely<DB> = db) {
+      const { rows } = await executePrepared(trx, membersOf(trx, groupId).orderBy('m.user_id'));
+      return rows.map(withOpen);
+    },
+
+    /**
+     * PostgreSQL: takes the group row's lock for this transaction (`SELECT … FOR NO KEY UPDATE`)
+     * and reads `assignableMembers` in the same statement. The statement's own snapshot predates
+     * the lock, so the loads and Rotativa's place are read by functions that take theirs when
+     * called, after it (migration 0038). The group, or undefined when it does not exist.
+     */
+    async lockWithMembers(groupId: number, trx: Kysely<DB>) {
+      const group = trx
+        .selectFrom('groups')
+        .select(['id', 'status_id', 'assignment_mode', 'assignment_cap'])
+        .where('id', '=', groupId)
+        .forNoKeyUpdate()
+        .as('g');
       const query = trx
-        .selectFrom('group_members as m')
-        .innerJoin('users as u', 'u.id', 'm.user_id')
-        .innerJoin('roles as r', 'r.id', 'u.role_id')
-        .select(['m.user_id', 'u.absent_from', 'u.absent_until', 'u.name', 'u.last_name', 'u.email', 'u.status_id'])
-        .select(sql<string>`u.name || ' ' || u.last_name`.as('full_name'))
-        .select((eb) =>
-          eb
-            .selectFrom('notification_rhythms as nr')
-            .select('nr.rhythm')
-            .whereRef('nr.user_id', '=', 'm.user_id')
-            .as('rhythm'),
+        .selectFrom(group)
+        .leftJoinLateral(
+          () => membersOf(trx, groupId, { fresh: true }).as('a'),
+          (join) => join.onTrue(),
         )
-        .select((eb) =>
-          eb
-            .selectFrom('notification_preferences as np')
-            .select('np.channel')
-            .whereRef('np.user_id', '=', 'm.user_id')
-            .where('np.event', '=', 'assigned')
-            .as('assigned_channel'),
-        )
-        .select((eb) =>
-          eb
-            .selectFrom('ticket_counts as c')
-            .select((inner) => inner.fn.sum<number | string>('c.n').as('n'))
-            .whereRef('c.user_id', '=', 'm.user_id')
-            .where('c.kind', '=', COUNT_KIND.assigned)
-            .where('c.stage', '<>', 'closed')
-            .as('open'),
-        )
-        .select((eb) =>
-          eb
-            .selectFrom('group_rotations as g')
-            .select('g.last_assigned_user_id')
-            .where('g.group_id', '=', groupId)
-            .as('last_assigned_user_id'),
-        )
-        .where('m.group_id', '=', groupId)
-        .where('u.status_id', '=', RECORD_STATUS.active)
-        .where('r.status_id', '=', RECORD_STATUS.active)
-        .orderBy('m.user_id');
+        .selectAll('a')
+        .select(['g.id', 'g.status_id as group_status_id', 'g.assignment_mode', 'g.assignment_cap'])
+        .orderBy('a.user_id');
       const { rows } = await executePrepared(trx, query);
-      return rows.map((r) => ({ ...r, open: Number(r.open ?? 0) }));
+      const [first] = rows;
+      if (!first) return undefined;
+      return {
+        group: {
+          id: first.id,
+          status_id: first.group_status_id,
+          assignment_mode: first.assignment_mode,
+          assignment_cap: first.assignment_cap,
+        },
+        // The left join's member columns are all null on the one row of a group without members.
+        members: rows.flatMap((r) => (r.user_id === null ? [] : [withOpen(r as MemberRow)])),
+      };
     },
 
     rotate: writeRotation,

@@ -52,7 +52,7 @@ interface Deps {
   /** Automatic assignment of the tickets entering a group's queue (Rotativa, Menor carga). */
   autoAssign: Pick<
     AutoAssigner,
-    'modeOf' | 'lockGroup' | 'choose' | 'notifyAssignee' | 'assignLocked' | 'announce' | 'freed'
+    'modeOf' | 'lockGroup' | 'lockAndChoose' | 'notifyAssignee' | 'assignLocked' | 'announce' | 'freed'
   >;
   /** The logistics references of the ticket's text, written with every write of it. */
   references: Pick<ReferencesRepository, 'extract' | 'replace' | 'openSharing' | 'ofTicket' | 'types'>;
@@ -336,8 +336,9 @@ export function createTicketsService({
         ? await tickets.create(values, actor.id, options)
         : await database.db.transaction().execute(async (trx) => {
             // The member is chosen before the insert, so the ticket is written assigned.
-            const group = await autoAssign.lockGroup(trx, groupId);
-            const chosen = group ? await autoAssign.choose(trx, group) : null;
+            const locked = await autoAssign.lockAndChoose(trx, groupId);
+            const group = locked?.group;
+            const chosen = locked?.chosen ?? null;
             const assignee = chosen ? { id: chosen.userId, name: chosen.name, groupId } : undefined;
             const created = await tickets.create(values, actor.id, {
               ...options,
