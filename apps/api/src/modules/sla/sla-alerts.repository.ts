@@ -8,6 +8,9 @@ export type SlaThreshold = 'at_risk' | 'breached';
 /** The alert level a threshold sets on the ticket (`tickets.sla_alerted`). */
 export const ALERT_LEVEL: Record<SlaThreshold, number> = { at_risk: 1, breached: 2 };
 
+/** An alert's key in the sets the repository answers: `ticket_id:threshold`. */
+export const alertKey = (ticketId: number, threshold: SlaThreshold) => `${ticketId}:${threshold}`;
+
 /** A running ticket as the sweep reads it. */
 export interface SweptTicket {
   id: number;
@@ -71,6 +74,22 @@ const searches = {
 };
 export type SlaSweepSearch = keyof typeof searches;
 
+/** The searches of tickets a round makes, answered together (`search`). */
+const ticketSearches = ['staleDue', 'staleOk', 'unalertedDue', 'unalertedAtRisk'] as const;
+type TicketSearch = (typeof ticketSearches)[number];
+
+/**
+ * The four ticket searches as one statement (one round trip): each its own index range, order
+ * and limit, as a subquery of a `union all`, its rows tagged with the search's name.
+ */
+const allTicketSearches = (columns: Columns, now: string, limit: number, hint: Hint) =>
+  sql<SweptTicket & { search: TicketSearch }>`${sql.join(
+    ticketSearches.map(
+      (name) => sql`select ${sql.lit(name)} as search, s.* from (${searches[name](columns, now, limit, hint)}) s`,
+    ),
+    sql` union all `,
+  )}`;
+
 /**
  * The alert sweep's SQL: the tickets still `ok` past their at-risk instant, the ones `ok` or
  * `at_risk` past their due date, the running ones not alerted yet for a threshold they crossed,
@@ -86,66 +105,111 @@ export function createSlaAlertsRepository(database: Database) {
      * Takes the sweep for this transaction: on PostgreSQL one process at a time (a transaction
      * advisory lock, released at commit; a process that finds it taken skips this round). SQLite
      * serves one process, whose sweeps never overlap (sla-alerts.ts).
+     *
+     * On PostgreSQL the same statement lets the round's commit not wait for its WAL to reach the
+     * disk (`set_config` for this transaction only). A crash right after can lose the round, and
+     * only whole: its states, alert rows and levels, timeline entries, notifications and mails
+     * together, as one transaction; and the next round finds the same tickets again and redoes
+     * it. Nothing outside the database leaves before the round is durable: a mail is sent only
+     * once the outbox worker's claim has committed, and that commit waits for the WAL up to it,
+     * which holds this round's. What may be seen before is a live stream's notice of the round,
+     * sent again by the redo. A ticket write made after the round commits waits for its own WAL,
+     * which holds the round's: none survives a crash that lost the round.
      */
     async tryLock(trx: Kysely<DB>): Promise<boolean> {
       if (dialect !== 'postgres') return true;
-      const [row] = await rows(sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${SWEEP_LOCK_KEY}) as ok`, trx);
+      const [row] = await rows(
+        sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${SWEEP_LOCK_KEY}) as ok,
+          set_config('synchronous_commit', 'off', true) as commit_mode`,
+        trx,
+      );
       return row?.ok === true;
     },
 
-    /** Tickets stored `ok` whose at-risk instant has passed (index tickets_sla_risk_sweep_idx). */
-    staleOk: (now: string, limit: number, trx: Kysely<DB>) =>
-      rows(searches.staleOk(sweptColumns, now, limit, hint), trx),
-    /** Tickets stored `ok` or `at_risk` whose resolution due date has passed (tickets_sla_breach_sweep_idx). */
-    staleDue: (now: string, limit: number, trx: Kysely<DB>) =>
-      rows(searches.staleDue(sweptColumns, now, limit, hint), trx),
-    /** Running tickets past their at-risk instant with no alert yet (tickets_sla_risk_alert_idx). */
-    unalertedAtRisk: (now: string, limit: number, trx: Kysely<DB>) =>
-      rows(searches.unalertedAtRisk(sweptColumns, now, limit, hint), trx),
-    /** Running tickets past their due date with no `Vencido` alert yet (tickets_sla_breach_alert_idx). */
-    unalertedDue: (now: string, limit: number, trx: Kysely<DB>) =>
-      rows(searches.unalertedDue(sweptColumns, now, limit, hint), trx),
-
     /**
-     * Moves the tickets' stored state, those a writer did not move meanwhile, and raises their
-     * alert level to the threshold the new state crosses, in the same write: a ticket row is
-     * rewritten once per crossing, with every index it is in. The ids moved. One statement on
-     * PostgreSQL (a round trip each); one per ticket on SQLite, in process, where an update by a
-     * list of ids costs more than the same updates one by one.
+     * The round's ticket searches, in one statement, by search: `staleDue`, tickets stored `ok`
+     * or `at_risk` past their resolution due date; `staleOk`, tickets stored `ok` past their
+     * at-risk instant; `unalertedDue` and `unalertedAtRisk`, running tickets past a threshold
+     * they were never alerted for. All four read the same snapshot, taken before the round writes.
      */
-    async moveStates(ids: readonly number[], from: readonly SlaState[], to: SlaThreshold, trx: Kysely<DB>) {
-      const level = ALERT_LEVEL[to];
-      const move = (some: readonly number[]) =>
-        rows(
-          sql<{ id: number }>`update tickets
-            set sla_state = ${to}, sla_alerted = case when sla_alerted < ${level} then ${level} else sla_alerted end
-            where id in (${sql.join(some)}) and sla_state in (${sql.join(from)}) returning id`,
-          trx,
-        );
-      if (ids.length === 0) return new Set<number>();
-      if (dialect === 'postgres') return new Set((await move(ids)).map((r) => r.id));
-      const moved = new Set<number>();
-      for (const id of ids) if ((await move([id])).length > 0) moved.add(id);
-      return moved;
+    async search(now: string, limit: number, trx: Kysely<DB>): Promise<Record<TicketSearch, SweptTicket[]>> {
+      const found: Record<TicketSearch, SweptTicket[]> = {
+        staleDue: [],
+        staleOk: [],
+        unalertedDue: [],
+        unalertedAtRisk: [],
+      };
+      for (const { search, ...ticket } of await rows(allTicketSearches(sweptColumns, now, limit, hint), trx)) {
+        found[search].push(ticket);
+      }
+      return found;
     },
 
-    /** The timeline's `SLA vencido` of each ticket, written by the portal itself (no user) at `at`. */
-    async recordBreaches(tickets: readonly { id: number; dueAt: string }[], at: string, trx: Kysely<DB>) {
-      if (tickets.length === 0) return;
-      await trx
-        .insertInto('ticket_events')
-        .values(
-          tickets.map((t) => ({
-            ticket_id: t.id,
-            user_id: null,
-            kind: 'sla_breached',
-            field: 'resolution_due_at',
-            from_value: t.dueAt,
-            to_value: t.dueAt,
-            created_at: at,
-          })),
-        )
-        .execute();
+    /**
+     * Moves the tickets' stored state, those a writer did not move meanwhile (`breached` from
+     * `ok` or `at_risk`, `at_risk` from `ok`), raises their alert level to the threshold the new
+     * state crosses, in the same write, and writes each breach's `SLA vencido` on the timeline,
+     * by the portal itself (no user) at `at`: a ticket row is rewritten once per crossing, with
+     * every index it is in. The tickets moved, to their new state. One statement on PostgreSQL
+     * (a round trip each); one per ticket on SQLite, in process, where an update by a list of ids
+     * costs more than the same updates one by one.
+     */
+    async moveStates(
+      moves: readonly { id: number; to: SlaThreshold; dueAt: string }[],
+      at: string,
+      trx: Kysely<DB>,
+    ): Promise<Map<number, SlaThreshold>> {
+      const moved = new Map<number, SlaThreshold>();
+      if (moves.length === 0) return moved;
+      if (dialect === 'postgres') {
+        const found = await rows(
+          sql<{ id: number; to: SlaThreshold }>`with moved as (
+              update tickets t
+              set sla_state = m.state, sla_alerted = greatest(t.sla_alerted, m.level)
+              from unnest(${moves.map((m) => m.id)}::int[], ${moves.map((m) => m.to)}::text[],
+                ${moves.map((m) => ALERT_LEVEL[m.to])}::int[], ${moves.map((m) => m.dueAt)}::text[]
+              ) as m(id, state, level, due)
+              where t.id = m.id and (t.sla_state = 'ok' or (m.state = 'breached' and t.sla_state = 'at_risk'))
+              returning t.id, m.state, m.due),
+            timeline as (
+              insert into ticket_events (ticket_id, user_id, kind, field, from_value, to_value, created_at)
+              select id, null, 'sla_breached', 'resolution_due_at', due, due, ${at}::timestamptz
+              from moved where state = 'breached')
+            select id, state as "to" from moved`,
+          trx,
+        );
+        for (const r of found) moved.set(r.id, r.to);
+        return moved;
+      }
+      for (const m of moves) {
+        const level = ALERT_LEVEL[m.to];
+        const from = m.to === 'breached' ? ['ok', 'at_risk'] : ['ok'];
+        const found = await rows(
+          sql<{ id: number }>`update tickets
+            set sla_state = ${m.to}, sla_alerted = case when sla_alerted < ${level} then ${level} else sla_alerted end
+            where id = ${m.id} and sla_state in (${sql.join(from)}) returning id`,
+          trx,
+        );
+        if (found.length > 0) moved.set(m.id, m.to);
+      }
+      const breaches = moves.filter((m) => moved.get(m.id) === 'breached');
+      if (breaches.length > 0) {
+        await trx
+          .insertInto('ticket_events')
+          .values(
+            breaches.map((m) => ({
+              ticket_id: m.id,
+              user_id: null,
+              kind: 'sla_breached',
+              field: 'resolution_due_at',
+              from_value: m.dueAt,
+              to_value: m.dueAt,
+              created_at: at,
+            })),
+          )
+          .execute();
+      }
+      return moved;
     },
 
     /**
@@ -180,18 +244,30 @@ export function createSlaAlertsRepository(database: Database) {
     /** Pending alerts due by `now`, oldest first (sla_alerts_pending_idx). */
     due: (now: string, limit: number, trx: Kysely<DB>) => rows(searches.due(dueColumns, now, limit, hint), trx),
 
-    /** Marks the alerts of a threshold delivered; the tickets whose alert this call marked. */
-    async markSent(ticketIds: readonly number[], threshold: SlaThreshold, at: string, trx: Kysely<DB>) {
-      if (ticketIds.length === 0) return new Set<number>();
+    /**
+     * Marks the alerts delivered, those not marked yet, in one statement; the ones this call
+     * marked, as `ticket_id:threshold`.
+     */
+    async markSent(
+      alerts: readonly { ticket_id: number; threshold: SlaThreshold }[],
+      at: string,
+      trx: Kysely<DB>,
+    ): Promise<Set<string>> {
+      if (alerts.length === 0) return new Set<string>();
       const marked = await trx
         .updateTable('sla_alerts')
         .set({ sent_at: at })
-        .where('ticket_id', 'in', [...ticketIds])
-        .where('threshold', '=', threshold)
+        .where((eb) =>
+          eb(
+            eb.refTuple('ticket_id', 'threshold'),
+            'in',
+            alerts.map((a) => eb.tuple(a.ticket_id, a.threshold)),
+          ),
+        )
         .where('sent_at', 'is', null)
-        .returning('ticket_id')
+        .returning(['ticket_id', 'threshold'])
         .execute();
-      return new Set(marked.map((r) => r.ticket_id));
+      return new Set(marked.map((r) => alertKey(r.ticket_id, r.threshold as SlaThreshold)));
     },
 
     /** The active users whose role supervises (is_supervisor), by the area they belong to. */
@@ -212,12 +288,16 @@ export function createSlaAlertsRepository(database: Database) {
     },
 
     /**
-     * The plan of one of the sweep's searches, for the tests that hold it to its index. On
+     * The plan of one of the sweep's searches (`tickets`: the four ticket searches as a round
+     * makes them, in one statement), for the tests that hold it to its index. On
      * PostgreSQL sequential scans are priced out first, as a large table prices them: a test
      * database is small enough for the planner to read it whole.
      */
-    async explain(search: SlaSweepSearch, now: string): Promise<string> {
-      const query = searches[search](sql.raw('1'), now, 100, hint);
+    async explain(search: SlaSweepSearch | 'tickets', now: string): Promise<string> {
+      const query =
+        search === 'tickets'
+          ? allTicketSearches(sql.raw('1 as one'), now, 100, hint)
+          : searches[search](sql.raw('1'), now, 100, hint);
       const plan = await database.db.transaction().execute(async (trx) => {
         if (dialect !== 'postgres') return sql`explain query plan ${query}`.execute(trx);
         await sql`set local enable_seqscan = off`.execute(trx);

@@ -4,6 +4,7 @@ import { nextOpening } from '../../lib/business-time.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import {
   ALERT_LEVEL,
+  alertKey,
   createSlaAlertsRepository,
   type SlaThreshold,
   type SweptTicket,
@@ -42,7 +43,8 @@ const NOT_RUN: SweepResult = { ran: false, moved: 0, scheduled: 0, delivered: 0 
 
 /**
  * The SLA alert sweep. Each round, in one transaction held by one process at a time
- * (sla-alerts.repository.ts `tryLock`):
+ * (sla-alerts.repository.ts `tryLock`, which also says why on PostgreSQL its commit need not
+ * wait for its WAL to reach the disk):
  *
  * 1. stored states catch up with the clock where no write did it: `ok` → `at_risk` past the
  *    at-risk instant, `ok`/`at_risk` → `breached` past the due date (with `SLA vencido` on the
@@ -77,30 +79,23 @@ export function createSlaAlertSweep(deps: Deps) {
     };
     const result = await database.db.transaction().execute(async (trx) => {
       if (!(await alerts.tryLock(trx))) return NOT_RUN;
-      // States: past the due date → breached (with its timeline entry), past the at-risk instant → at_risk.
-      const staleDue = await alerts.staleDue(now, batch, trx);
-      const breached = await alerts.moveStates(
-        staleDue.map((t) => t.id),
-        ['ok', 'at_risk'],
-        'breached',
-        trx,
-      );
-      const breachedNow = staleDue.filter((t) => breached.has(t.id));
-      await alerts.recordBreaches(
-        breachedNow.map((t) => ({ id: t.id, dueAt: t.resolution_due_at })),
+      const found = await alerts.search(now, batch, trx);
+      // States: past the due date → breached (with its timeline entry), past the at-risk instant
+      // only → at_risk. A ticket past both is only breached.
+      const pastDueDate = new Set(found.staleDue.map((t) => t.id));
+      const staleOk = found.staleOk.filter((t) => !pastDueDate.has(t.id));
+      const moves = await alerts.moveStates(
+        [
+          ...found.staleDue.map((t) => ({ id: t.id, to: 'breached' as const, dueAt: t.resolution_due_at })),
+          ...staleOk.map((t) => ({ id: t.id, to: 'at_risk' as const, dueAt: t.resolution_due_at })),
+        ],
         now,
         trx,
       );
-      const staleOk = (await alerts.staleOk(now, batch, trx)).filter((t) => !breached.has(t.id));
-      const atRisk = await alerts.moveStates(
-        staleOk.map((t) => t.id),
-        ['ok'],
-        'at_risk',
-        trx,
-      );
-      const atRiskNow = staleOk.filter((t) => atRisk.has(t.id));
+      const breachedNow = found.staleDue.filter((t) => moves.get(t.id) === 'breached');
+      const atRiskNow = staleOk.filter((t) => moves.get(t.id) === 'at_risk');
       for (const t of [...breachedNow, ...atRiskNow]) touch(t.id, t.created_by, t.user_assigned_id);
-      const moved = breached.size + atRisk.size;
+      const moved = moves.size;
 
       // Alerts: one per ticket and threshold crossed, due when its calendar next opens. A state
       // the moves above set carries its level already; one a write set has it raised here.
@@ -110,8 +105,10 @@ export function createSlaAlertSweep(deps: Deps) {
       };
       // Past its due date too: only `Vencido` (the breach search takes it, in this round or the next).
       const stillDue = (t: SweptTicket) => Date.parse(t.resolution_due_at) > at;
-      const pastDue = await alerts.unalertedDue(now, batch, trx);
-      const pastRisk = (await alerts.unalertedAtRisk(now, batch, trx)).filter(stillDue);
+      // The searches read the tickets before the moves: one moved here to the threshold it was
+      // found unalerted for has its level and its alert from the move.
+      const pastDue = found.unalertedDue.filter((t) => moves.get(t.id) !== 'breached');
+      const pastRisk = found.unalertedAtRisk.filter(stillDue).filter((t) => moves.get(t.id) !== 'at_risk');
       await alerts.raiseLevel(
         pastDue.map((t) => t.id),
         'breached',
@@ -133,13 +130,9 @@ export function createSlaAlertSweep(deps: Deps) {
 
       // Delivery: each due alert once, to the assignee or the area's supervisors, by their channels.
       const due = await alerts.due(now, batch, trx);
-      const sent = new Map<SlaThreshold, Set<number>>();
-      for (const threshold of ['at_risk', 'breached'] as const) {
-        const ids = due.filter((a) => a.threshold === threshold).map((a) => a.ticket_id);
-        sent.set(threshold, await alerts.markSent(ids, threshold, now, trx));
-      }
+      const sent = await alerts.markSent(due, now, trx);
       // A ticket resolved while its alert waited is not alerted (the alert stays marked).
-      const delivering = due.filter((a) => sent.get(a.threshold)!.has(a.ticket_id) && a.resolved_at === null);
+      const delivering = due.filter((a) => sent.has(alertKey(a.ticket_id, a.threshold)) && a.resolved_at === null);
       const unassignedAreas = delivering.filter((a) => a.user_assigned_id === null).map((a) => a.area_id);
       const supervisors = await alerts.areaSupervisors([...new Set(unassignedAreas)], trx);
       const notices = delivering.flatMap((a) =>
