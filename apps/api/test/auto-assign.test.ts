@@ -325,6 +325,35 @@ describe.each(dialects)('automatic assignment on %s', (dialect) => {
     expect((await t.call(admin, 'GET', '/api/workload/groups?group_id=999999')).statusCode).toBe(404);
   });
 
+  it('writes no ticket, notification or mail for a creation refused in a group that assigns', async () => {
+    const member = await newAgent('aviso.rechazo');
+    const group = await newGroup('round_robin', [member]);
+    const before = async () => ({
+      tickets: Number(
+        (
+          await db()
+            .selectFrom('tickets')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+      notes: (await db().selectFrom('notifications').select('id').where('user_id', '=', member).execute()).length,
+      mails: (await db().selectFrom('mail_outbox').select('id').where('user_id', '=', member).execute()).length,
+    });
+    const counted = await before();
+    const res = await t.call(supervisor, 'POST', '/api/tickets/create', {
+      ...ticketBody('Reparto rechazado', 'Área que no existe'),
+      area_id: 999_999,
+      group_id: group,
+    });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(await before()).toEqual(counted);
+    // The group goes on assigning, and its member hears of the next ticket.
+    const next = await newTicket(group);
+    expect(next.user_assigned_id).toBe(member);
+    expect((await before()).notes + (await before()).mails).toBeGreaterThan(counted.notes + counted.mails);
+  });
+
   it('refuses bad input with a Spanish 422 and writes nothing', async () => {
     const before = await db()
       .selectFrom('groups')

@@ -43,7 +43,7 @@ interface Deps {
   groups: GroupsRepository;
   tickets: Pick<TicketsRepository, 'assign'>;
   events: TicketEventsRepository;
-  notifications: Pick<NotificationsService, 'notify' | 'ticketChanged'>;
+  notifications: Pick<NotificationsService, 'notify' | 'noticeAfter' | 'ticketChanged'>;
   /** The clock (ms): absences are compared with it. */
   now?: () => number;
 }
@@ -187,13 +187,45 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
   async function lockAndChoose(
     trx: Kysely<DB>,
     groupId: number,
-  ): Promise<{ group: LockedGroup; chosen: ChosenMember | null } | undefined> {
+  ): Promise<{ group: LockedGroup; chosen: ChosenMember | null; ticketId?: number } | undefined> {
     if (database.dialect !== 'postgres') {
       const group = await lockGroup(trx, groupId);
       return group && { group, chosen: await choose(trx, group) };
     }
     const locked = await groups.lockWithMembers(groupId, trx);
-    return locked && { group: locked.group, chosen: chooseAmong(locked.group, locked.members) };
+    return locked && { ...locked, chosen: chooseAmong(locked.group, locked.members) };
+  }
+
+  /** The assignee's notification of a ticket given to them, as `notify` takes it. */
+  const noticeOf = (ticket: AssignedTicket, chosen: ChosenMember) => ({
+    recipientId: chosen.userId,
+    actorId: null,
+    ticketId: ticket.id,
+    ticketName: ticket.name,
+    recipient: chosen.recipient,
+    event: 'assigned' as const,
+    message: TICKET_MSG.assignmentMessage,
+    detail: chosen.reason,
+  });
+
+  /** What the creation and everyone after it need of an assignment, once written. */
+  const assignmentOf = (group: LockedGroup, ticket: AssignedTicket, chosen: ChosenMember): AutoAssignment => ({
+    ticketId: ticket.id,
+    groupId: group.id,
+    assigneeId: chosen.userId,
+    createdBy: ticket.created_by,
+    team: chosen.team,
+  });
+
+  /**
+   * PostgreSQL: the chosen member's notification of a ticket not written yet (its id reserved
+   * by `lockAndChoose`), as CTEs of the statement that writes it (CTE `after`), and the
+   * assignment it records (notifications.service.ts `noticeAfter`). Undefined where it cannot
+   * be written so: `notifyAssignee` after the ticket instead.
+   */
+  async function noticeAfter(group: LockedGroup, ticket: AssignedTicket, chosen: ChosenMember, after: string) {
+    const statement = await notifications.noticeAfter(noticeOf(ticket, chosen), after);
+    return statement && { statement, assignment: assignmentOf(group, ticket, chosen) };
   }
 
   /**
@@ -206,26 +238,8 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
     ticket: AssignedTicket,
     chosen: ChosenMember,
   ): Promise<AutoAssignment> {
-    await notifications.notify(
-      {
-        recipientId: chosen.userId,
-        actorId: null,
-        ticketId: ticket.id,
-        ticketName: ticket.name,
-        recipient: chosen.recipient,
-        event: 'assigned',
-        message: TICKET_MSG.assignmentMessage,
-        detail: chosen.reason,
-      },
-      trx,
-    );
-    return {
-      ticketId: ticket.id,
-      groupId: group.id,
-      assigneeId: chosen.userId,
-      createdBy: ticket.created_by,
-      team: chosen.team,
-    };
+    await notifications.notify(noticeOf(ticket, chosen), trx);
+    return assignmentOf(group, ticket, chosen);
   }
 
   /**
@@ -279,6 +293,7 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
     modeOf,
     lockGroup,
     lockAndChoose,
+    noticeAfter,
     choose,
     notifyAssignee,
     assignLocked,

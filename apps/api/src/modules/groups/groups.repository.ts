@@ -237,12 +237,15 @@ export function createGroupsRepository(database: Database) {
      * PostgreSQL: takes the group row's lock for this transaction (`SELECT … FOR NO KEY UPDATE`)
      * and reads `assignableMembers` in the same statement. The statement's own snapshot predates
      * the lock, so the loads and Rotativa's place are read by functions that take theirs when
-     * called, after it (migration 0038). The group, or undefined when it does not exist.
+     * called, after it (migration 0038). It reserves the id of the ticket to be written too (its
+     * assignee's notification names it before it is written). The group, or undefined when it
+     * does not exist.
      */
     async lockWithMembers(groupId: number, trx: Kysely<DB>) {
       const group = trx
         .selectFrom('groups')
         .select(['id', 'status_id', 'assignment_mode', 'assignment_cap'])
+        .select(sql<number>`nextval('tickets_id_seq')::int`.as('ticket_id'))
         .where('id', '=', groupId)
         .forNoKeyUpdate()
         .as('g');
@@ -253,7 +256,7 @@ export function createGroupsRepository(database: Database) {
           (join) => join.onTrue(),
         )
         .selectAll('a')
-        .select(['g.id', 'g.status_id as group_status_id', 'g.assignment_mode', 'g.assignment_cap'])
+        .select(['g.id', 'g.status_id as group_status_id', 'g.assignment_mode', 'g.assignment_cap', 'g.ticket_id'])
         .orderBy('a.user_id');
       const { rows } = await executePrepared(trx, query);
       const [first] = rows;
@@ -267,6 +270,7 @@ export function createGroupsRepository(database: Database) {
         },
         // The left join's member columns are all null on the one row of a group without members.
         members: rows.flatMap((r) => (r.user_id === null ? [] : [withOpen(r as MemberRow)])),
+        ticketId: first.ticket_id,
       };
     },
 

@@ -177,6 +177,9 @@ export function createMailNotifier({ outbox, ticketMail }: Deps) {
      */
     outboxInsert: (mails: readonly NewOutboxMail[], executor: Executor) => outbox.insertQuery(mails, executor),
 
+    /** PostgreSQL: the insert of mails `prepare` composed, as a CTE of the statement whose CTE `after` writes their ticket. */
+    outboxInsertAfter: (mails: readonly NewOutboxMail[], after: string) => outbox.insertAfter(mails, after),
+
     committed() {
       if (!wrote) return;
       wrote = false;

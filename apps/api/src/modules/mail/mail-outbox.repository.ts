@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable, Selectable } from 'kysely';
 import type { MailStatus } from '@portal/contract';
 import { nowIso, type Database } from '../../db/database.ts';
+import { insertAfter } from '../../db/insert-after.ts';
 import { countRows, paginate, type Paging } from '../../db/paging.ts';
 import type { MailOutboxTable } from '../../db/schema.ts';
 import type { Executor } from '../notifications/notifications.repository.ts';
@@ -81,6 +82,16 @@ export function createMailOutboxRepository(database: Database) {
       if (mails.length > ENQUEUE_CHUNK) throw new Error(`at most ${ENQUEUE_CHUNK} mails per insert`);
       const now = nowIso();
       return executor.insertInto('mail_outbox').values(mails.map((mail) => rowOf(mail, now)));
+    },
+
+    /** PostgreSQL: the insert of mails about the ticket CTE `after` writes, as a CTE of its statement (db/insert-after.ts). */
+    insertAfter: (mails: readonly NewOutboxMail[], after: string) => {
+      const now = nowIso();
+      return insertAfter(
+        'mail_outbox',
+        mails.map((mail) => rowOf(mail, now)),
+        after,
+      );
     },
 
     /** Several mails at once (one event's recipients, a sweep's alerts). */

@@ -5,7 +5,7 @@ import {
   type TicketStage,
   type TTicket,
 } from '@portal/contract';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { likePattern, nowIso, type Database } from '../../db/database.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import { countRows, pageMeta, paginate } from '../../db/paging.ts';
@@ -208,6 +208,8 @@ export function createTicketsRepository(
         assignee,
         references: found = [],
         events: extraEvents = [],
+        id,
+        alongside,
       }: {
         now?: string;
         sla?: TicketSla;
@@ -222,6 +224,14 @@ export function createTicketsRepository(
         references?: readonly FoundReference[];
         /** More entries of its timeline, after the creation's (the automatic assignment's). */
         events?: readonly Omit<NewTicketEvent, 'ticketId'>[];
+        /** PostgreSQL: the id reserved for it (groups.repository.ts `lockWithMembers`). */
+        id?: number;
+        /**
+         * PostgreSQL: more CTEs of the creation's statement, each followed by a comma, each
+         * writing what depends on the new ticket, read from CTE `t` (nothing when it is not
+         * written): the automatic assignee's notification (db/insert-after.ts).
+         */
+        alongside?: RawBuilder<unknown> | null;
       } = {},
     ): Promise<{ ticket: TTicket; linked: SharingTicket[] } | { missing: ReferenceField[] }> {
       // Inside the caller's transaction (an automatic assignment follows), or in its own.
@@ -276,11 +286,11 @@ export function createTicketsRepository(
         const statement = sql<Selectable<TicketsTable> & { refs: ReferenceRow[]; linked: SharingTicket[] }>`
           with r as (${referencesQuery(values, createdBy)}),
           t as (
-            insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,
+            insert into tickets (${id === undefined ? sql`` : sql`id, `}name, description, area_id, project_id, category_id, priority_type_id,
               difficulty_id, status_id, group_id, stage, created_by, user_assigned_id, created_at, updated_at,
               sla_policy_id, first_response_due_at, resolution_due_at, sla_at_risk_at, resolved_at,
               sla_paused_at, sla_state)
-            select ${values.name}::text, ${values.description}::text, ${v('area_id')}, ${v('project_id')},
+            select ${id === undefined ? sql`` : sql`${id}::int, `}${values.name}::text, ${values.description}::text, ${v('area_id')}, ${v('project_id')},
               ${v('category_id')}, ${v('priority_type_id')}, ${v('difficulty_id')}, ${v('status_id')}, ${v('group_id')},
               ${stageOfStatus(values.status_id)}, ${createdBy}::int, ${assignee?.id ?? null}::int, ${now}::timestamptz, ${now}::timestamptz,
               ${s?.sla_policy_id ?? null}::int, ${s?.first_response_due_at ?? null}::timestamptz,
@@ -293,6 +303,7 @@ export function createTicketsRepository(
           ),
           ${sharing}
           ${rotation}
+          ${alongside ?? sql``}
           e as (
             insert into ticket_events (ticket_id, user_id, kind, field, from_value, to_value, created_at)
             select t.id, x.user_id, x.kind, x.field, x.from_value, x.to_value, ${now}::timestamptz

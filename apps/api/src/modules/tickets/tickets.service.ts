@@ -52,7 +52,7 @@ interface Deps {
   /** Automatic assignment of the tickets entering a group's queue (Rotativa, Menor carga). */
   autoAssign: Pick<
     AutoAssigner,
-    'modeOf' | 'lockGroup' | 'lockAndChoose' | 'notifyAssignee' | 'assignLocked' | 'announce' | 'freed'
+    'modeOf' | 'lockGroup' | 'lockAndChoose' | 'noticeAfter' | 'notifyAssignee' | 'assignLocked' | 'announce' | 'freed'
   >;
   /** The logistics references of the ticket's text, written with every write of it. */
   references: Pick<ReferencesRepository, 'extract' | 'replace' | 'openSharing' | 'ofTicket' | 'types'>;
@@ -340,14 +340,25 @@ export function createTicketsService({
             const group = locked?.group;
             const chosen = locked?.chosen ?? null;
             const assignee = chosen ? { id: chosen.userId, name: chosen.name, groupId } : undefined;
+            const id = locked?.ticketId;
+            // PostgreSQL: with its id reserved, the assignee's notification is written by the
+            // creation's own statement; SQLite writes it after the ticket, in the transaction.
+            const notice =
+              group && chosen && id !== undefined
+                ? await autoAssign.noticeAfter(group, { id, created_by: actor.id, name: values.name }, chosen, 't')
+                : undefined;
             const created = await tickets.create(values, actor.id, {
               ...options,
               trx,
               assignee,
               events: chosen ? [assignmentEvent(chosen)] : [],
+              id,
+              alongside: notice?.statement,
             });
             if (group && chosen && 'ticket' in created) {
-              auto.assigned = await autoAssign.notifyAssignee(trx, group, created.ticket, chosen);
+              auto.assigned = notice
+                ? notice.assignment
+                : await autoAssign.notifyAssignee(trx, group, created.ticket, chosen);
             }
             return created;
           });
