@@ -23,8 +23,8 @@ describe('attribute bitmaps on postgres', () => {
   /** Every bitmap with a bit set, as text. */
   const bitmaps = async () =>
     (
-      await sql<{ token: string; block: number; bits: string }>`select token, block, bits::text as bits
-        from ticket_attr_blocks where bit_count(bits) > 0 order by token, block`.execute(db())
+      await sql<{ token: string; block: number; shard: number; bits: string }>`select token, block, shard,
+        bits::text as bits from ticket_attr_blocks where bit_count(bits) > 0 order by token, block, shard`.execute(db())
     ).rows;
 
   /** Tickets Generales' total for these filters, and the tickets' own count of them. */
@@ -71,7 +71,7 @@ describe('attribute bitmaps on postgres', () => {
       .insertInto('tickets')
       .values(Array.from({ length: 60 }, (_, i) => row(i)))
       .execute();
-    // Ids beyond the first block of 1,024, and a jump past a whole empty block.
+    // Ids beyond the first block of 8,192 ids, and a jump past a whole empty block.
     const top = await db()
       .selectFrom('tickets')
       .select((eb) => eb.fn.max('id').as('id'))
@@ -79,8 +79,8 @@ describe('attribute bitmaps on postgres', () => {
     await db()
       .insertInto('tickets')
       .values([
-        { ...row(1), id: Number(top.id) + 1_030 },
-        { ...row(2), id: Number(top.id) + 2_500 },
+        { ...row(1), id: Number(top.id) + 8_200 },
+        { ...row(2), id: Number(top.id) + 20_001 },
       ])
       .execute();
     await db().updateTable('tickets').set({ area_id: 3, user_assigned_id: null }).where('area_id', '=', 1).execute();

@@ -36,7 +36,7 @@ import * as slaDueSorts from './migrations/0035-sla-due-sorts.ts';
 import * as groupRotationApart from './migrations/0036-group-rotation-apart.ts';
 import * as referenceReextractionApart from './migrations/0037-reference-reextraction-apart.ts';
 import * as freshGroupLoads from './migrations/0038-fresh-group-loads.ts';
-import * as attrBlocksInPlace from './migrations/0039-attr-blocks-in-place.ts';
+import * as attrBlocksSharded from './migrations/0039-attr-blocks-sharded.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -78,7 +78,7 @@ const migrations: Record<string, DialectMigration> = {
   '0036-group-rotation-apart': groupRotationApart,
   '0037-reference-reextraction-apart': referenceReextractionApart,
   '0038-fresh-group-loads': freshGroupLoads,
-  '0039-attr-blocks-in-place': attrBlocksInPlace,
+  '0039-attr-blocks-sharded': attrBlocksSharded,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -22,8 +22,9 @@ import { withTriggersOff, type TableTriggers } from './triggers.ts';
  *   `tickets.search_doc` (tsvector, GIN) with the same attribute tokens as lexemes (`_c12`),
  *   and `ticket_words` too;
  * - on PostgreSQL, `ticket_attr_blocks`: for each attribute token, bitmaps of the tickets
- *   carrying it per block of 1,024 ids, so a filtered list's total is counted in an index
- *   (migration 0027);
+ *   carrying it, 1,024 ids a row (ids of one residue modulo 8 in a block of 8,192, so
+ *   consecutive tickets flip different rows), so a filtered list's total is counted from a few
+ *   hundred rows per token (migrations 0027 and 0039);
  * - `ticket_counts`: how many tickets per stage in each counted set, so list totals and the
  *   workload read a few rows instead of counting tickets. Rows are spread over
  *   `COUNT_SHARDS` shards (by ticket id) so concurrent writers rarely wait on one row;
@@ -284,16 +285,17 @@ export async function createPgSearchIndex<T>(db: Kysely<T>): Promise<void> {
 }
 
 /**
- * PostgreSQL: recomputes `ticket_attr_blocks` (migration 0027), the bitmaps of the tickets
- * carrying each attribute token, from the tickets' `search_doc`.
+ * PostgreSQL: recomputes `ticket_attr_blocks` (migrations 0027 and 0039), the bitmaps of the
+ * tickets carrying each attribute token, from the tickets' `search_doc`: ticket `id` is bit
+ * (id >> 3) & 1023 of the row of block id >> 13 and shard id & 7.
  */
 export async function rebuildTicketAttrBlocks<T>(db: Kysely<T>): Promise<void> {
   await sql`delete from ticket_attr_blocks`.execute(db);
-  await sql`insert into ticket_attr_blocks (token, block, bits)
-    select u.lexeme, t.id >> 10, bit_or(B'1'::bit(1024) >> (t.id & 1023))
+  await sql`insert into ticket_attr_blocks (token, block, shard, bits)
+    select u.lexeme, t.id >> 13, t.id & 7, bit_or(B'1'::bit(1024) >> ((t.id >> 3) & 1023))
     from tickets t, unnest(t.search_doc) u
     where left(u.lexeme, 1) = ${PG_ATTR_MARK}
-    group by u.lexeme, t.id >> 10`.execute(db);
+    group by 1, 2, 3`.execute(db);
 }
 
 /** The per-row triggers of the derivations (migration 0003), which a bulk load suspends. */

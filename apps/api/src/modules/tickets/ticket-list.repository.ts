@@ -360,24 +360,24 @@ export function createTicketListRepository(
 
   /**
    * PostgreSQL: how many tickets carry, for each group, one of its attribute tokens, from
-   * their bitmaps per block of ids (`ticket_attr_blocks`): each group's bitmaps (OR of its
-   * tokens'), joined on the block, ANDed, and their bits counted.
+   * their bitmaps per block and shard of ids (`ticket_attr_blocks`): each group's bitmaps (OR
+   * of its tokens'), joined on the block and shard, ANDed, and their bits counted.
    */
   async function countByAttrBlocks(groups: string[][]): Promise<number> {
     const bitmapsOf = (tokens: string[]) => {
       const lexemes = tokens.map((t) => `${PG_ATTR_MARK}${t}`);
       return lexemes.length === 1
-        ? sql`(select block, bits from ticket_attr_blocks where token = ${lexemes[0]})`
-        : sql`(select block, bit_or(bits) as bits from ticket_attr_blocks
-               where token in (${sql.join(lexemes)}) group by block)`;
+        ? sql`(select block, shard, bits from ticket_attr_blocks where token = ${lexemes[0]})`
+        : sql`(select block, shard, bit_or(bits) as bits from ticket_attr_blocks
+               where token in (${sql.join(lexemes)}) group by block, shard)`;
     };
     const names = groups.map((_, i) => sql.raw(`g${i}`));
-    const from = groups
-      .slice(1)
-      .reduce(
-        (q, tokens, i) => sql`${q} join ${bitmapsOf(tokens)} as ${names[i + 1]} on ${names[i + 1]}.block = g0.block`,
-        sql`${bitmapsOf(groups[0]!)} as g0`,
-      );
+    const from = groups.slice(1).reduce(
+      (q, tokens, i) =>
+        sql`${q} join ${bitmapsOf(tokens)} as ${names[i + 1]}
+            on ${names[i + 1]}.block = g0.block and ${names[i + 1]}.shard = g0.shard`,
+      sql`${bitmapsOf(groups[0]!)} as g0`,
+    );
     const bits = sql.join(
       names.map((n) => sql`${n}.bits`),
       sql` & `,
