@@ -70,6 +70,12 @@ export function createDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  // A ticket write dirties a page in each of the ticket's indexes. Checkpointing every 10,000
+  // WAL pages instead of SQLite's 1,000 writes a page that many writes touched (an index's
+  // newest leaf) back to the file once instead of many times; the WAL file is cut back to
+  // 64 MiB after a checkpoint that let it grow past that.
+  sqlite.pragma('wal_autocheckpoint = 10000');
+  sqlite.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
   // 64 MiB of page cache holds the list indexes of a million tickets (deep pages, counts).
   sqlite.pragma('cache_size = -65536');
   // Sorts, windows and IN lists build temporary b-trees: in memory, not behind a temporary
