@@ -84,6 +84,9 @@ const referencedTables = (values: TicketValues): [ReferenceField, keyof DB][] =>
  * One query for the catalogue rows a ticket's values refer to (and the user `creatorId`,
  * as field `created_by`): field, name and status of each row found.
  */
+/** The CTE of PostgreSQL's creation statement that writes the ticket (what `alongside` statements read). */
+export const NEW_TICKET_CTE = 't';
+
 function referencesQuery(values: TicketValues, creatorId?: number) {
   const branches = referencedTables(values).map(
     ([field, table]) =>
@@ -228,8 +231,8 @@ export function createTicketsRepository(
         id?: number;
         /**
          * PostgreSQL: more CTEs of the creation's statement, each followed by a comma, each
-         * writing what depends on the new ticket, read from CTE `t` (nothing when it is not
-         * written): the automatic assignee's notification (db/insert-after.ts).
+         * writing what depends on the new ticket, read from CTE `NEW_TICKET_CTE` (nothing when
+         * it is not written): the automatic assignee's notification (db/insert-after.ts).
          */
         alongside?: RawBuilder<unknown> | null;
       } = {},

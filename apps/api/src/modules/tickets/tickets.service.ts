@@ -29,7 +29,12 @@ import type { ReferencesRepository } from '../references/references.repository.t
 import type { AuthUserRow } from '../users/users.repository.ts';
 import { csvHeader, ticketCsvLine } from './ticket-csv.ts';
 import type { NewTicketEvent, TicketEventsRepository } from './ticket-events.repository.ts';
-import type { TicketSelection, TicketValues, TicketsRepository } from './tickets.repository.ts';
+import {
+  NEW_TICKET_CTE,
+  type TicketSelection,
+  type TicketValues,
+  type TicketsRepository,
+} from './tickets.repository.ts';
 import { slaAfterChange, slaOfNewTicket, slaViewOf, type SlaChange, type TicketSla } from '../sla/sla-clock.ts';
 import { SLA_COLUMNS, type SlaCatalog, type SlaRepository } from '../sla/sla.repository.ts';
 
@@ -345,7 +350,12 @@ export function createTicketsService({
             // creation's own statement; SQLite writes it after the ticket, in the transaction.
             const notice =
               group && chosen && id !== undefined
-                ? await autoAssign.noticeAfter(group, { id, created_by: actor.id, name: values.name }, chosen, 't')
+                ? await autoAssign.noticeAfter(
+                    group,
+                    { id, created_by: actor.id, name: values.name },
+                    chosen,
+                    NEW_TICKET_CTE,
+                  )
                 : undefined;
             const created = await tickets.create(values, actor.id, {
               ...options,
