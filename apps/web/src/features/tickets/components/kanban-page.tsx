@@ -24,12 +24,14 @@ export function useKanbanUrl() {
   const [params, setParams] = useScreenSearchParams();
   const paramsKey = params.toString();
   const view = useMemo(() => kanbanViewFromUrl(new URLSearchParams(paramsKey)), [paramsKey]);
+  /** Writes part of the board's state; given a function, the part it computes from the address as it is now. */
   const setView = useCallback(
-    (changes: Partial<KanbanView>) =>
+    (changes: Partial<KanbanView> | ((current: KanbanView) => Partial<KanbanView>)) =>
       setParams(
         (current) => {
           const next = new URLSearchParams(current);
-          for (const [key, value] of Object.entries(kanbanViewToUrl(changes))) {
+          const written = typeof changes === 'function' ? changes(kanbanViewFromUrl(current)) : changes;
+          for (const [key, value] of Object.entries(kanbanViewToUrl(written))) {
             if (value === null || value === '') next.delete(key);
             else next.set(key, value);
           }
@@ -109,7 +111,11 @@ export default function KanbanPage() {
         <Switch label="Mis tickets" checked={view.mine} onChange={(e) => setView({ mine: e.currentTarget.checked })} />
         <SaveViewButton list="kanban" query={currentQuery} onSaved={setViewId} />
       </Group>
-      <TicketFilters filters={view.filters} onChange={(filters) => setView({ filters })} stages={ticketStages} />
+      <TicketFilters
+        filters={view.filters}
+        onChange={(change) => setView((current) => ({ filters: change(current.filters) }))}
+        stages={ticketStages}
+      />
       <LoadErrorNotice error={board.error} onRetry={() => void board.refetch()} />
       {board.data ? (
         <>

@@ -12,9 +12,16 @@ import type { CatalogOptions } from './ticket-filter-fields.tsx';
 const loadFields = () => import('./ticket-filter-fields.tsx');
 const TicketFilterFields = lazy(loadFields);
 
+/** A change of the filters, applied to them as they are when it is written. */
+export type TicketFiltersChange = (current: TTicketFiltersInput) => TTicketFiltersInput;
+
 interface TicketFiltersProps {
   filters: TTicketFiltersInput;
-  onChange: (filters: TTicketFiltersInput) => void;
+  /**
+   * Writes a change. The list's address may be ahead of the `filters` rendered (a pick written,
+   * not rendered yet): the change applies to the address's, so two picks close together keep both.
+   */
+  onChange: (change: TicketFiltersChange) => void;
   /** The stages this list can show (a history tab shows some only); one or none hides the stage filter. */
   stages: readonly TicketStage[];
 }
@@ -42,13 +49,14 @@ export function TicketFilters({ filters, onChange, stages }: TicketFiltersProps)
   const groups = useQuery(optionsQuery('groups')).data ?? [];
   const count = activeFilterCount(filters);
 
-  const set = (patch: Partial<TTicketFiltersInput>) => {
-    const next = { ...filters, ...patch } as Record<string, unknown>;
-    for (const [k, v] of Object.entries(next)) {
-      if (v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) delete next[k];
-    }
-    onChange(next as TTicketFiltersInput);
-  };
+  const set = (patch: Partial<TTicketFiltersInput>) =>
+    onChange((current) => {
+      const next = { ...current, ...patch } as Record<string, unknown>;
+      for (const [k, v] of Object.entries(next)) {
+        if (v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) delete next[k];
+      }
+      return next as TTicketFiltersInput;
+    });
   const assignees = optionalIdsOf(filters.user_assigned_id);
   const groupIds = optionalIdsOf(filters.group_id);
 
@@ -169,7 +177,7 @@ export function TicketFilters({ filters, onChange, stages }: TicketFiltersProps)
               variant="subtle"
               color="gray"
               leftSection={<IconFilterOff size={14} />}
-              onClick={() => onChange({})}
+              onClick={() => onChange(() => ({}))}
             >
               Limpiar filtros
             </Button>

@@ -1,9 +1,10 @@
 import { useDebouncedValue } from '@mantine/hooks';
-import type { TSavedViewQueryInput, TTicketFiltersInput, TTicketSort } from '@portal/contract';
+import type { TSavedViewQueryInput, TTicketSort } from '@portal/contract';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { usePageSize } from '@/lib/use-page-size.ts';
 import { useScreenSearchParams } from '@/lib/use-screen-search-params.ts';
 import type { TicketListParams } from '../api/tickets-api.ts';
+import type { TicketFiltersChange } from '../components/ticket-filters.tsx';
 import { viewIdOf } from '@/lib/saved-views-api.ts';
 import {
   filtersFromUrl,
@@ -26,12 +27,14 @@ export function useTicketListUrl(list: string, pageSizes: readonly number[], def
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
   const [perPage, storePerPage] = usePageSize(list, pageSizes, defaultSize);
 
+  /** Writes parameters; given a function, those it computes from the address as it is now. */
   const update = useCallback(
-    (changes: Record<string, string | null>) =>
+    (changes: Record<string, string | null> | ((current: URLSearchParams) => Record<string, string | null>)) =>
       setParams(
         (current) => {
           const next = new URLSearchParams(current);
-          for (const [key, value] of Object.entries(changes)) {
+          const written = typeof changes === 'function' ? changes(current) : changes;
+          for (const [key, value] of Object.entries(written)) {
             if (value === null || value === '') next.delete(key);
             else next.set(key, value);
           }
@@ -61,7 +64,8 @@ export function useTicketListUrl(list: string, pageSizes: readonly number[], def
     storePerPage(size);
     update({ page: null });
   };
-  const setFilters = (next: TTicketFiltersInput) => update({ ...filtersToUrl(next), page: null });
+  const setFilters = (change: TicketFiltersChange) =>
+    update((current) => ({ ...filtersToUrl(change(filtersFromUrl(current))), page: null }));
   const setSort = (next: TTicketSort) => update({ sort: sortToUrl(next), page: null });
 
   /** A saved view's query, in one URL change (search, filters, sort; page 1) and the page size. */
