@@ -114,13 +114,15 @@ export function createNotificationsRepository({ db }: Database) {
      * statement (db/insert-after.ts), each NOTIFYing `channel` with its recipient's id (delivered
      * when the transaction commits).
      */
-    insertAfter: (notifications: readonly NewNotification[], channel: string, after: string) =>
-      insertAfter(
+    insertAfter: (notifications: readonly NewNotification[], channel: string, after: string) => {
+      const now = nowIso();
+      return insertAfter(
         'notifications',
-        notifications.map((n) => ({ ...n, created_at: nowIso() })),
+        notifications.map((n) => ({ ...n, created_at: now })),
         after,
         sql`pg_notify(${channel}, user_id::text)`,
-      ),
+      );
+    },
 
     /** The newest unread notifications, newest first. */
     async listUnread(userId: number, limit: number): Promise<TNotification[]> {

@@ -80,13 +80,13 @@ interface ReferenceRow {
 const referencedTables = (values: TicketValues): [ReferenceField, keyof DB][] =>
   values.group_id == null ? referenceTables : [...referenceTables, ['group_id', 'groups']];
 
+/** The CTE of PostgreSQL's creation statement that writes the ticket (what `alongside` statements read). */
+export const NEW_TICKET_CTE = 't';
+
 /**
  * One query for the catalogue rows a ticket's values refer to (and the user `creatorId`,
  * as field `created_by`): field, name and status of each row found.
  */
-/** The CTE of PostgreSQL's creation statement that writes the ticket (what `alongside` statements read). */
-export const NEW_TICKET_CTE = 't';
-
 function referencesQuery(values: TicketValues, creatorId?: number) {
   const branches = referencedTables(values).map(
     ([field, table]) =>
