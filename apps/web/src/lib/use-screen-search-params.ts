@@ -14,6 +14,16 @@ import { useLocation, useSearchParams, type SetURLSearchParams } from 'react-rou
  *   followed link's address with this screen again: once the browser's address has left this
  *   screen's path, writes are dropped.
  */
+/** `current` with `changes` written: a null or empty value removes its parameter. */
+export function withParams(current: URLSearchParams, changes: Record<string, string | null>): URLSearchParams {
+  const next = new URLSearchParams(current);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null || value === '') next.delete(key);
+    else next.set(key, value);
+  }
+  return next;
+}
+
 export function useScreenSearchParams(): [URLSearchParams, SetURLSearchParams] {
   const [params, setParams] = useSearchParams();
   const { pathname } = useLocation();

@@ -10,7 +10,7 @@ import { ListHeader } from '@/components/ui/list-header.tsx';
 import { LoadErrorNotice } from '@/components/ui/load-error-notice.tsx';
 import { PageLoader } from '@/components/ui/page-loader.tsx';
 import { savedViewQuery, viewIdOf } from '@/lib/saved-views-api.ts';
-import { useScreenSearchParams } from '@/lib/use-screen-search-params.ts';
+import { useScreenSearchParams, withParams } from '@/lib/use-screen-search-params.ts';
 import { kanbanBoardQuery } from '../api/kanban-api.ts';
 import { kanbanQueryOf, kanbanUrlParams, kanbanViewFromUrl, kanbanViewToUrl, type KanbanView } from '../kanban-url.ts';
 import { KanbanBoard } from './kanban-board.tsx';
@@ -28,15 +28,11 @@ export function useKanbanUrl() {
   const setView = useCallback(
     (changes: Partial<KanbanView> | ((current: KanbanView) => Partial<KanbanView>)) =>
       setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          const written = typeof changes === 'function' ? changes(kanbanViewFromUrl(current)) : changes;
-          for (const [key, value] of Object.entries(kanbanViewToUrl(written))) {
-            if (value === null || value === '') next.delete(key);
-            else next.set(key, value);
-          }
-          return next;
-        },
+        (current) =>
+          withParams(
+            current,
+            kanbanViewToUrl(typeof changes === 'function' ? changes(kanbanViewFromUrl(current)) : changes),
+          ),
         { replace: true },
       ),
     [setParams],
@@ -46,15 +42,7 @@ export function useKanbanUrl() {
   const hasBoardState = kanbanUrlParams.some((p) => new URLSearchParams(paramsKey).has(p));
   const setViewId = useCallback(
     (id: number | null) =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          if (id === null) next.delete('view');
-          else next.set('view', String(id));
-          return next;
-        },
-        { replace: true },
-      ),
+      setParams((current) => withParams(current, { view: id === null ? null : String(id) }), { replace: true }),
     [setParams],
   );
   // The search box: its text reaches the URL once typing pauses. Only a new typed value is

@@ -2,7 +2,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import type { TSavedViewQueryInput, TTicketSort } from '@portal/contract';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { usePageSize } from '@/lib/use-page-size.ts';
-import { useScreenSearchParams } from '@/lib/use-screen-search-params.ts';
+import { useScreenSearchParams, withParams } from '@/lib/use-screen-search-params.ts';
 import type { TicketListParams } from '../api/tickets-api.ts';
 import type { TicketFiltersChange } from '../components/ticket-filters.tsx';
 import { viewIdOf } from '@/lib/saved-views-api.ts';
@@ -30,18 +30,9 @@ export function useTicketListUrl(list: string, pageSizes: readonly number[], def
   /** Writes parameters; given a function, those it computes from the address as it is now. */
   const update = useCallback(
     (changes: Record<string, string | null> | ((current: URLSearchParams) => Record<string, string | null>)) =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          const written = typeof changes === 'function' ? changes(current) : changes;
-          for (const [key, value] of Object.entries(written)) {
-            if (value === null || value === '') next.delete(key);
-            else next.set(key, value);
-          }
-          return next;
-        },
-        { replace: true },
-      ),
+      setParams((current) => withParams(current, typeof changes === 'function' ? changes(current) : changes), {
+        replace: true,
+      }),
     [setParams],
   );
 
