@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiToken, field, signInQuickly, uniqueLetters } from './support.ts';
+import { apiToken, field, signInQuickly, signInWithEmptyTray, uniqueLetters } from './support.ts';
 
 /** Logistics references: a new ticket naming a shipment already reported is suggested as a duplicate. */
 
@@ -123,7 +123,7 @@ test('Referencias: the seeded types, an unsafe pattern refused, a new type extra
 }) => {
   test.setTimeout(90_000);
   const name = `Contenedor ${uniqueLetters()}`;
-  await signInQuickly(page, 'admin');
+  await signInWithEmptyTray(page, 'admin');
   await page.goto('/reference-types');
   const table = page.getByRole('table');
   await expect(table.getByRole('row').filter({ hasText: 'Embarque' })).toContainText('EMB-\\d{6}', {

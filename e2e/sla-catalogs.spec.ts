@@ -7,7 +7,7 @@ import {
   choose,
   field,
   priorityWithPolicy,
-  signInQuickly,
+  signInWithEmptyTray,
   uniqueLetters,
   untilSettled,
 } from './support.ts';
@@ -19,7 +19,7 @@ import {
  */
 
 test.beforeEach(async ({ page }) => {
-  await signInQuickly(page, 'admin');
+  await signInWithEmptyTray(page, 'admin');
 });
 
 test('an administrator creates a calendar with a split day and a holiday, and sees its week grid', async ({ page }) => {

@@ -20,9 +20,10 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /**
  * A ticket due one business minute after its creation on a calendar open all week: an
- * administrator adds the calendar, a priority and its policy through the API. It belongs to
- * Sistemas, so its SLA alerts go to that area's supervisor (the administrator), not as toasts
- * over the supervisor's screen.
+ * administrator adds the calendar, a priority, its policy and an area through the API. The area
+ * is new, so nobody supervises it and its SLA alerts reach no one: not the supervisor signed in
+ * here, nor the administrator signed in by tests running beside it (a toast over a screen's
+ * buttons, held open while the pointer rests on it, would stop their clicks).
  */
 async function ticketDueInAMinute(request: APIRequestContext, name: string) {
   const { token } = await apiToken(request, 'admin');
@@ -33,10 +34,11 @@ async function ticketDueInAMinute(request: APIRequestContext, name: string) {
     firstResponseMinutes: 1,
     resolutionMinutes: 1,
   });
+  const areaId = await post('/api/areas/create', { name: `Sin supervisor ${letters}`, status_id: 1 });
   const ticket = {
     name,
     description: 'Debe resolverse en un minuto',
-    area_id: 6,
+    area_id: areaId,
     project_id: 1,
     category_id: 1,
     priority_type_id: priorityId,
