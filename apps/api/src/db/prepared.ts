@@ -44,9 +44,11 @@ const RESULT_TYPE_CHANGED = '0A000';
 /**
  * Makes a pool client send each marked statement as a named prepared statement, named by its
  * text. After a migration that changes the columns a prepared statement answers, PostgreSQL
- * refuses to run it: that run fails, and the connection prepares the text again under a new
- * name from the next run on (the old one cannot always be dropped: the failed run may have
- * aborted the transaction it was in).
+ * refuses to run it, and the connection prepares the text again under a new name (the old one
+ * cannot always be dropped: the failed run may have aborted the transaction it was in). A run
+ * outside a transaction changed nothing, so it is made again at once under the new name: the
+ * caller never sees the refusal. Inside a transaction the run fails, with the transaction it
+ * aborted, and the next one uses the new name.
  */
 export function prepareMarkedStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
@@ -54,11 +56,16 @@ export function prepareMarkedStatements(client: pg.PoolClient): void {
   const renamed = new Map<string, string>();
   const run = async (text: string, values: unknown[] | undefined) => {
     const name = renamed.get(text) ?? nameOf(text);
+    // The connection's state before this run: 'I' is outside any transaction.
+    const isAlone = client.getTransactionStatus() === 'I';
     try {
       return await query({ name, text, values });
     } catch (error) {
-      if ((error as { code?: string }).code === RESULT_TYPE_CHANGED) renamed.set(text, `${name}_`.slice(-63));
-      throw error;
+      if ((error as { code?: string }).code !== RESULT_TYPE_CHANGED) throw error;
+      const next = `${name}_`.slice(-63);
+      renamed.set(text, next);
+      if (!isAlone) throw error;
+      return query({ name: next, text, values });
     }
   };
   client.query = ((...args: unknown[]) => {
