@@ -441,6 +441,48 @@ describe.each(dialects)('automatic assignment on %s', (dialect) => {
   });
 
   it.runIf(dialect === 'postgres')(
+    'writes a ticket chosen from an unlocked read only while that read still holds under the lock',
+    async () => {
+      const members = [await newAgent('gate.uno'), await newAgent('gate.dos')];
+      const group = await newGroup('least_loaded', members);
+      const groups = createGroupsRepository(t.services.database);
+      const supervisorId = (
+        await db().selectFrom('users').select('id').where('username', '=', 'supervisor').executeTakeFirstOrThrow()
+      ).id;
+      const createFrom = async (read: NonNullable<Awaited<ReturnType<typeof groups.lockWithMembers>>>) =>
+        t.services.ticketsRepository.create(
+          { ...ticketBody('Compuerta', 'Lectura sin bloqueo'), group_id: group },
+          supervisorId,
+          {
+            id: read.ticketId,
+            assignee: { id: members[0]!, name: 'gate.uno Prueba', groupId: group },
+            gate: groups.unchangedGate(read),
+          },
+        );
+
+      // Another ticket given to a member between the read and the write: nothing is written.
+      const stale = (await groups.lockWithMembers(group, db(), { lock: false }))!;
+      await newTicket(group);
+      expect(await createFrom(stale)).toEqual({ closed: true });
+      expect(await db().selectFrom('tickets').select('id').where('id', '=', stale.ticketId).execute()).toEqual([]);
+
+      // Rotativa's place moved since the read: nothing written either.
+      const again = (await groups.lockWithMembers(group, db(), { lock: false }))!;
+      await db()
+        .updateTable('group_rotations')
+        .set({ last_assigned_user_id: members[1]! })
+        .where('group_id', '=', group)
+        .execute();
+      expect(await createFrom(again)).toEqual({ closed: true });
+
+      // Read again, nothing changed since: written, assigned as chosen.
+      const fresh = (await groups.lockWithMembers(group, db(), { lock: false }))!;
+      const written = await createFrom(fresh);
+      expect('ticket' in written && written.ticket).toMatchObject({ id: fresh.ticketId, user_assigned_id: members[0] });
+    },
+  );
+
+  it.runIf(dialect === 'postgres')(
     'two processes creating 20 tickets at once: nobody over the cap, Rotativa fair, no ticket assigned twice',
     async () => {
       const sibling = await createSiblingApp(t);

@@ -31,3 +31,9 @@ export function namedCtes(named: Record<string, RawBuilder<unknown>>): RawBuilde
     sql` `,
   );
 }
+
+/**
+ * PostgreSQL: the CTE a statement's writes wait on. A statement given one (CTEs that end with
+ * it) writes only when it has a row: what the writes were decided on still holds when they run.
+ */
+export const GATE_CTE = 'gate';

@@ -196,6 +196,43 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
     return locked && { ...locked, chosen: chooseAmong(locked.group, locked.members) };
   }
 
+  /** How many creations into each group are under way in this process (`enter`). */
+  const underWay = new Map<number, number>();
+
+  /**
+   * Counts a creation into the group as under way until `leave`. `isAlone` when no other is: a
+   * creation that is not alone chooses under the lock at once (`lockAndChoose`), since the one
+   * before it would change what an unlocked read finds before its write (`chooseUnlocked`).
+   */
+  function enter(groupId: number) {
+    const before = underWay.get(groupId) ?? 0;
+    underWay.set(groupId, before + 1);
+    let isGone = false;
+    const leave = () => {
+      if (isGone) return;
+      isGone = true;
+      const left = (underWay.get(groupId) ?? 1) - 1;
+      if (left === 0) underWay.delete(groupId);
+      else underWay.set(groupId, left);
+    };
+    return { isAlone: before === 0, leave };
+  }
+
+  /**
+   * PostgreSQL: the member the group's mode picks for its next ticket, read under no lock, with
+   * the gate that holds the ticket's statement to that read (groups.repository.ts
+   * `unchangedGate`): such a creation takes no transaction of its own. Undefined on SQLite
+   * (whose one writer needs no lock) and when nobody would be chosen: `lockAndChoose` then.
+   */
+  async function chooseUnlocked(groupId: number) {
+    if (database.dialect !== 'postgres') return undefined;
+    const read = await groups.lockWithMembers(groupId, db, { lock: false });
+    const chosen = read && chooseAmong(read.group, read.members);
+    return read && chosen
+      ? { group: read.group, chosen, ticketId: read.ticketId, gate: groups.unchangedGate(read) }
+      : undefined;
+  }
+
   /** The assignee's notification of a ticket given to them, as `notify` takes it. */
   const noticeOf = (ticket: AssignedTicket, chosen: ChosenMember) => ({
     recipientId: chosen.userId,
@@ -293,6 +330,8 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
     modeOf,
     lockGroup,
     lockAndChoose,
+    enter,
+    chooseUnlocked,
     noticeAfter,
     choose,
     notifyAssignee,

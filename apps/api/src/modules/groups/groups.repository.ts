@@ -1,6 +1,7 @@
 import { RECORD_STATUS, type GroupMemberRole, type TGroupMember, type TUserGroup } from '@portal/contract';
 import { sql, type Kysely } from 'kysely';
 import { nowIso, type Database } from '../../db/database.ts';
+import { GATE_CTE } from '../../db/insert-after.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
 import { COUNT_KIND } from '../../db/ticket-derivations.ts';
@@ -15,6 +16,12 @@ export async function writeRotation(trx: Kysely<DB>, groupId: number, userId: nu
     .values({ group_id: groupId, last_assigned_user_id: userId })
     .onConflict((oc) => oc.column('group_id').doUpdateSet({ last_assigned_user_id: userId }))
     .execute();
+}
+
+/** What a choice of member was made from: the group row and its members as `lockWithMembers` read them. */
+interface ChoiceRead {
+  group: { id: number; status_id: number; assignment_mode: string; assignment_cap: number | null };
+  members: readonly { user_id: number; open: number; last_assigned_user_id: number | null }[];
 }
 
 /** Groups as teams: their members (`group_members`). */
@@ -239,16 +246,16 @@ export function createGroupsRepository(database: Database) {
      * the lock, so the loads and Rotativa's place are read by functions that take theirs when
      * called, after it (migration 0038). It reserves the id of the ticket to be written too (its
      * assignee's notification names it before it is written). The group, or undefined when it
-     * does not exist.
+     * does not exist. Without `lock`, the same read under no lock (`unchangedGate` then holds
+     * the creation to what it read).
      */
-    async lockWithMembers(groupId: number, trx: Kysely<DB>) {
-      const group = trx
+    async lockWithMembers(groupId: number, trx: Kysely<DB>, { lock = true } = {}) {
+      const row = trx
         .selectFrom('groups')
         .select(['id', 'status_id', 'assignment_mode', 'assignment_cap'])
         .select(sql<number>`nextval('tickets_id_seq')::int`.as('ticket_id'))
-        .where('id', '=', groupId)
-        .forNoKeyUpdate()
-        .as('g');
+        .where('id', '=', groupId);
+      const group = (lock ? row.forNoKeyUpdate() : row).as('g');
       const query = trx
         .selectFrom(group)
         .leftJoinLateral(
@@ -272,6 +279,29 @@ export function createGroupsRepository(database: Database) {
         members: rows.flatMap((r) => (r.user_id === null ? [] : [withOpen(r as MemberRow)])),
         ticketId: first.ticket_id,
       };
+    },
+
+    /**
+     * PostgreSQL: CTEs for a statement that writes a group's next ticket with a member chosen
+     * from an unlocked read (`lockWithMembers` without `lock`), each followed by a comma: the
+     * group row's lock, then `GATE_CTE`, which has a row only when what the choice read is
+     * still so under the lock (the group's mode, cap and state, Rotativa's place, each member's
+     * open tickets; read by the functions of migration 0038, after the lock). The statement
+     * writes only when it has one; otherwise the choice is made again, under the lock.
+     */
+    unchangedGate({ group, members }: ChoiceRead) {
+      const last = members[0]?.last_assigned_user_id ?? null;
+      return sql`group_lock as materialized (
+          select id from groups
+          where id = ${group.id}::int and status_id = ${group.status_id}::int
+            and assignment_mode = ${group.assignment_mode}::text
+            and assignment_cap is not distinct from ${group.assignment_cap}::int
+          for no key update),
+        ${sql.raw(GATE_CTE)} as (
+          select 1 from group_lock g
+          where portal_last_assigned(g.id) is not distinct from ${last}::int
+            and array(select portal_open_assigned(x.id) from unnest(${members.map((m) => m.user_id)}::int[])
+                with ordinality as x(id, n) order by x.n) = ${members.map((m) => m.open)}::bigint[]),`;
     },
 
     rotate: writeRotation,

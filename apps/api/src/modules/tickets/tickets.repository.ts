@@ -7,6 +7,7 @@ import {
 } from '@portal/contract';
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { likePattern, nowIso, type Database } from '../../db/database.ts';
+import { GATE_CTE } from '../../db/insert-after.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import { countRows, pageMeta, paginate } from '../../db/paging.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
@@ -213,6 +214,7 @@ export function createTicketsRepository(
         events: extraEvents = [],
         id,
         alongside,
+        gate,
       }: {
         now?: string;
         sla?: TicketSla;
@@ -235,8 +237,14 @@ export function createTicketsRepository(
          * it is not written): the automatic assignee's notification (db/insert-after.ts).
          */
         alongside?: RawBuilder<unknown> | null;
+        /**
+         * PostgreSQL: CTEs ending with CTE `GATE_CTE` (db/insert-after.ts), each followed by a
+         * comma, first in the statement: the ticket is written only when it has a row;
+         * otherwise nothing is, and the creation answers `{ closed: true }`.
+         */
+        gate?: RawBuilder<unknown>;
       } = {},
-    ): Promise<{ ticket: TTicket; linked: SharingTicket[] } | { missing: ReferenceField[] }> {
+    ): Promise<{ ticket: TTicket; linked: SharingTicket[] } | { missing: ReferenceField[] } | { closed: true }> {
       // Inside the caller's transaction (an automatic assignment follows), or in its own.
       const executor = trx ?? db;
       // The creation, the SLA applied (if any) and the caller's entries, in this order, written
@@ -286,8 +294,10 @@ export function createTicketsRepository(
               select ${assignee.groupId}::int, t.user_assigned_id from t
               on conflict (group_id) do update set last_assigned_user_id = excluded.last_assigned_user_id),`
           : sql``;
-        const statement = sql<Selectable<TicketsTable> & { refs: ReferenceRow[]; linked: SharingTicket[] }>`
-          with r as (${referencesQuery(values, createdBy)}),
+        const statement = sql<
+          Selectable<TicketsTable> & { refs: ReferenceRow[]; linked: SharingTicket[]; gate_open: boolean }
+        >`
+          with ${gate ?? sql``} r as (${referencesQuery(values, createdBy)}),
           t as (
             insert into tickets (${id === undefined ? sql`` : sql`id, `}name, description, area_id, project_id, category_id, priority_type_id,
               difficulty_id, status_id, group_id, stage, created_by, user_assigned_id, created_at, updated_at,
@@ -302,6 +312,7 @@ export function createTicketsRepository(
               ${s?.sla_state ?? 'none'}::text
             where (select count(*) from r where r.field <> 'created_by' and r.status_id = ${RECORD_STATUS.active})
               = ${referencedTables(values).length}
+              ${gate ? sql`and exists (select 1 from ${sql.table(GATE_CTE)})` : sql``}
             returning *
           ),
           ${sharing}
@@ -322,9 +333,11 @@ export function createTicketsRepository(
           )
           select (select json_agg(r) from r) as refs,
             (select coalesce(json_agg(json_build_object('id', sh.id, 'name', sh.name) order by sh.id), '[]') from sh) as linked,
+            ${gate ? sql`exists (select 1 from ${sql.table(GATE_CTE)})` : sql`true`} as gate_open,
             t.* from (select 1) as one left join t on true`;
         const { rows } = await executePrepared(executor, statement);
         const [result] = rows;
+        if (result?.gate_open === false) return { closed: true };
         references = referencesOf(values, result?.refs ?? []);
         row = result?.id === null || result?.id === undefined ? undefined : result;
         linked = result?.linked ?? [];

@@ -57,7 +57,16 @@ interface Deps {
   /** Automatic assignment of the tickets entering a group's queue (Rotativa, Menor carga). */
   autoAssign: Pick<
     AutoAssigner,
-    'modeOf' | 'lockGroup' | 'lockAndChoose' | 'noticeAfter' | 'notifyAssignee' | 'assignLocked' | 'announce' | 'freed'
+    | 'modeOf'
+    | 'lockGroup'
+    | 'lockAndChoose'
+    | 'enter'
+    | 'chooseUnlocked'
+    | 'noticeAfter'
+    | 'notifyAssignee'
+    | 'assignLocked'
+    | 'announce'
+    | 'freed'
   >;
   /** The logistics references of the ticket's text, written with every write of it. */
   references: Pick<ReferencesRepository, 'extract' | 'replace' | 'openSharing' | 'ofTicket' | 'types'>;
@@ -337,41 +346,74 @@ export function createTicketsService({
         : undefined;
       const options = { now: new Date(at).toISOString(), sla: clock, references: refs };
       const auto: { assigned: AutoAssignment | null } = { assigned: null };
-      const result = !isAutomatic
-        ? await tickets.create(values, actor.id, options)
-        : await database.db.transaction().execute(async (trx) => {
-            // The member is chosen before the insert, so the ticket is written assigned.
-            const locked = await autoAssign.lockAndChoose(trx, groupId);
-            const group = locked?.group;
-            const chosen = locked?.chosen ?? null;
-            const assignee = chosen ? { id: chosen.userId, name: chosen.name, groupId } : undefined;
-            const id = locked?.ticketId;
-            // PostgreSQL: with its id reserved, the assignee's notification is written by the
-            // creation's own statement; SQLite writes it after the ticket, in the transaction.
-            const notice =
-              group && chosen && id !== undefined
-                ? await autoAssign.noticeAfter(
-                    group,
-                    { id, created_by: actor.id, name: values.name },
-                    chosen,
-                    NEW_TICKET_CTE,
-                  )
-                : undefined;
+      /** The creation with the member the group's mode picks (before the insert: it is written assigned). */
+      const createAssigned = async (groupId: number, isAlone: boolean) => {
+        // PostgreSQL, when no other creation into the group is under way here: first from an
+        // unlocked read, in one statement that writes only if what was read still holds under
+        // the group's lock. Then, or on SQLite, in a transaction that takes the lock first.
+        const unlocked = isAlone ? await autoAssign.chooseUnlocked(groupId) : undefined;
+        if (unlocked) {
+          const { group, chosen, ticketId: id } = unlocked;
+          const notice = await autoAssign.noticeAfter(
+            group,
+            { id, created_by: actor.id, name: values.name },
+            chosen,
+            NEW_TICKET_CTE,
+          );
+          if (notice) {
             const created = await tickets.create(values, actor.id, {
               ...options,
-              trx,
-              assignee,
-              events: chosen ? [assignmentEvent(chosen)] : [],
+              assignee: { id: chosen.userId, name: chosen.name, groupId },
+              events: [assignmentEvent(chosen)],
               id,
-              alongside: notice?.statement,
+              alongside: notice.statement,
+              gate: unlocked.gate,
             });
-            if (group && chosen && 'ticket' in created) {
-              auto.assigned = notice
-                ? notice.assignment
-                : await autoAssign.notifyAssignee(trx, group, created.ticket, chosen);
+            if (!('closed' in created)) {
+              if ('ticket' in created) auto.assigned = notice.assignment;
+              return created;
             }
-            return created;
+          }
+        }
+        return database.db.transaction().execute(async (trx) => {
+          const locked = await autoAssign.lockAndChoose(trx, groupId);
+          const group = locked?.group;
+          const chosen = locked?.chosen ?? null;
+          const assignee = chosen ? { id: chosen.userId, name: chosen.name, groupId } : undefined;
+          const id = locked?.ticketId;
+          // PostgreSQL: with its id reserved, the assignee's notification is written by the
+          // creation's own statement; SQLite writes it after the ticket, in the transaction.
+          const notice =
+            group && chosen && id !== undefined
+              ? await autoAssign.noticeAfter(
+                  group,
+                  { id, created_by: actor.id, name: values.name },
+                  chosen,
+                  NEW_TICKET_CTE,
+                )
+              : undefined;
+          const created = await tickets.create(values, actor.id, {
+            ...options,
+            trx,
+            assignee,
+            events: chosen ? [assignmentEvent(chosen)] : [],
+            id,
+            alongside: notice?.statement,
           });
+          if (group && chosen && 'ticket' in created) {
+            auto.assigned = notice
+              ? notice.assignment
+              : await autoAssign.notifyAssignee(trx, group, created.ticket, chosen);
+          }
+          return created;
+        });
+      };
+      const slot = isAutomatic && groupId !== null ? autoAssign.enter(groupId) : undefined;
+      const result = await (
+        slot && groupId !== null ? createAssigned(groupId, slot.isAlone) : tickets.create(values, actor.id, options)
+      ).finally(() => slot?.leave());
+      // Only a creation given a gate is ever closed (createAssigned makes it again under the lock).
+      if ('closed' in result) throw new Error('a creation without a gate answered closed');
       if ('missing' in result) throw validationFailed(referenceErrors(result.missing, values));
       const { ticket } = result;
       const linked = result.linked.map((t) => t.id);
