@@ -1,5 +1,5 @@
 import { RECORD_STATUS, type GroupMemberRole, type TGroupMember, type TUserGroup } from '@portal/contract';
-import { sql, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type InferResult, type Kysely } from 'kysely';
 import { nowIso, type Database } from '../../db/database.ts';
 import { GATE_CTE } from '../../db/insert-after.ts';
 import { executePrepared } from '../../db/prepared.ts';
@@ -81,6 +81,30 @@ export function createGroupsRepository(database: Database) {
       .where('r.status_id', '=', RECORD_STATUS.active);
 
   type MemberRow = Awaited<ReturnType<ReturnType<typeof membersOf>['execute']>>[number];
+
+  /** `lockWithMembers`'s statement (the group row locked or not, its members with their loads). */
+  const readWithMembers = (trx: Kysely<DB>, groupId: number, lock: boolean) => {
+    const row = trx
+      .selectFrom('groups')
+      .select(['id', 'status_id', 'assignment_mode', 'assignment_cap'])
+      .select(sql<number>`nextval('tickets_id_seq')::int`.as('ticket_id'))
+      .where('id', '=', groupId);
+    return trx
+      .selectFrom((lock ? row.forNoKeyUpdate() : row).as('g'))
+      .leftJoinLateral(
+        () => membersOf(trx, groupId, { fresh: true }).as('a'),
+        (join) => join.onTrue(),
+      )
+      .selectAll('a')
+      .select(['g.id', 'g.status_id as group_status_id', 'g.assignment_mode', 'g.assignment_cap', 'g.ticket_id'])
+      .orderBy('a.user_id');
+  };
+  /**
+   * `readWithMembers` compiled, by group and lock: every automatic creation runs it, and
+   * building it costs more than running it. The same text and values each time.
+   */
+  const compiledReads = new Map<string, CompiledQuery<InferResult<ReturnType<typeof readWithMembers>>[number]>>();
+  const COMPILED_READS_KEPT = 500;
 
   const withOpen = <R extends { open: unknown }>(r: R): Omit<R, 'open'> & { open: number } => ({
     ...r,
@@ -250,22 +274,14 @@ export function createGroupsRepository(database: Database) {
      * the creation to what it read).
      */
     async lockWithMembers(groupId: number, trx: Kysely<DB>, { lock = true } = {}) {
-      const row = trx
-        .selectFrom('groups')
-        .select(['id', 'status_id', 'assignment_mode', 'assignment_cap'])
-        .select(sql<number>`nextval('tickets_id_seq')::int`.as('ticket_id'))
-        .where('id', '=', groupId);
-      const group = (lock ? row.forNoKeyUpdate() : row).as('g');
-      const query = trx
-        .selectFrom(group)
-        .leftJoinLateral(
-          () => membersOf(trx, groupId, { fresh: true }).as('a'),
-          (join) => join.onTrue(),
-        )
-        .selectAll('a')
-        .select(['g.id', 'g.status_id as group_status_id', 'g.assignment_mode', 'g.assignment_cap', 'g.ticket_id'])
-        .orderBy('a.user_id');
-      const { rows } = await executePrepared(trx, query);
+      const key = `${groupId}:${lock}`;
+      let compiled = compiledReads.get(key);
+      if (!compiled) {
+        if (compiledReads.size >= COMPILED_READS_KEPT) compiledReads.clear();
+        compiled = readWithMembers(trx, groupId, lock).compile();
+        compiledReads.set(key, compiled);
+      }
+      const { rows } = await executePrepared(trx, { compile: () => compiled });
       const [first] = rows;
       if (!first) return undefined;
       return {
