@@ -37,6 +37,7 @@ import * as groupRotationApart from './migrations/0036-group-rotation-apart.ts';
 import * as referenceReextractionApart from './migrations/0037-reference-reextraction-apart.ts';
 import * as freshGroupLoads from './migrations/0038-fresh-group-loads.ts';
 import * as attrBlocksSharded from './migrations/0039-attr-blocks-sharded.ts';
+import * as freshLoadsAtOnce from './migrations/0040-fresh-loads-at-once.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -79,6 +80,7 @@ const migrations: Record<string, DialectMigration> = {
   '0037-reference-reextraction-apart': referenceReextractionApart,
   '0038-fresh-group-loads': freshGroupLoads,
   '0039-attr-blocks-sharded': attrBlocksSharded,
+  '0040-fresh-loads-at-once': freshLoadsAtOnce,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -82,7 +82,10 @@ export function createGroupsRepository(database: Database) {
 
   type MemberRow = Awaited<ReturnType<ReturnType<typeof membersOf>['execute']>>[number];
 
-  /** `lockWithMembers`'s statement (the group row locked or not, its members with their loads). */
+  /**
+   * `lockWithMembers`'s statement: the group row, locked or not, and its members with their loads
+   * (locked: read after the lock by the functions of migration 0038).
+   */
   const readWithMembers = (trx: Kysely<DB>, groupId: number, lock: boolean) => {
     const row = trx
       .selectFrom('groups')
@@ -92,7 +95,7 @@ export function createGroupsRepository(database: Database) {
     return trx
       .selectFrom((lock ? row.forNoKeyUpdate() : row).as('g'))
       .leftJoinLateral(
-        () => membersOf(trx, groupId, { fresh: true }).as('a'),
+        () => membersOf(trx, groupId, { fresh: lock }).as('a'),
         (join) => join.onTrue(),
       )
       .selectAll('a')
@@ -302,8 +305,8 @@ export function createGroupsRepository(database: Database) {
      * from an unlocked read (`lockWithMembers` without `lock`), each followed by a comma: the
      * group row's lock, then `GATE_CTE`, which has a row only when what the choice read is
      * still so under the lock (the group's mode, cap and state, Rotativa's place, each member's
-     * open tickets; read by the functions of migration 0038, after the lock). The statement
-     * writes only when it has one; otherwise the choice is made again, under the lock.
+     * open tickets; read by the functions of migrations 0038 and 0040, after the lock). The
+     * statement writes only when it has one; otherwise the choice is made again, under the lock.
      */
     unchangedGate({ group, members }: ChoiceRead) {
       const last = members[0]?.last_assigned_user_id ?? null;
@@ -316,8 +319,7 @@ export function createGroupsRepository(database: Database) {
         ${sql.raw(GATE_CTE)} as (
           select 1 from group_lock g
           where portal_last_assigned(g.id) is not distinct from ${last}::int
-            and array(select portal_open_assigned(x.id) from unnest(${members.map((m) => m.user_id)}::int[])
-                with ordinality as x(id, n) order by x.n) = ${members.map((m) => m.open)}::bigint[]),`;
+            and portal_open_assigned_each(${members.map((m) => m.user_id)}::int[]) = ${members.map((m) => m.open)}::bigint[]),`;
     },
 
     rotate: writeRotation,
