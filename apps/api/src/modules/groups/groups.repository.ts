@@ -1,5 +1,5 @@
 import { RECORD_STATUS, type GroupMemberRole, type TGroupMember, type TUserGroup } from '@portal/contract';
-import { sql, type CompiledQuery, type InferResult, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { nowIso, type Database } from '../../db/database.ts';
 import { GATE_CTE } from '../../db/insert-after.ts';
 import { executePrepared } from '../../db/prepared.ts';
@@ -103,11 +103,20 @@ export function createGroupsRepository(database: Database) {
       .orderBy('a.user_id');
   };
   /**
-   * `readWithMembers` compiled, by group and lock: every automatic creation runs it, and
-   * building it costs more than running it. The same text and values each time.
+   * The reads every automatic assignment makes, compiled once per key (group, lock): building
+   * one costs more than running it. The same text and values each time.
    */
-  const compiledReads = new Map<string, CompiledQuery<InferResult<ReturnType<typeof readWithMembers>>[number]>>();
+  const compiledReads = new Map<string, CompiledQuery<unknown>>();
   const COMPILED_READS_KEPT = 500;
+  function compiledOnce<R>(key: string, build: () => { compile(): CompiledQuery<R> }): CompiledQuery<R> {
+    let compiled = compiledReads.get(key) as CompiledQuery<R> | undefined;
+    if (!compiled) {
+      if (compiledReads.size >= COMPILED_READS_KEPT) compiledReads.clear();
+      compiled = build().compile();
+      compiledReads.set(key, compiled);
+    }
+    return compiled;
+  }
 
   const withOpen = <R extends { open: unknown }>(r: R): Omit<R, 'open'> & { open: number } => ({
     ...r,
@@ -263,7 +272,8 @@ export function createGroupsRepository(database: Database) {
      * `MailPerson`): address, digest rhythm and the channel they chose for an assignment.
      */
     async assignableMembers(groupId: number, trx: Kysely<DB> = db) {
-      const { rows } = await executePrepared(trx, membersOf(trx, groupId).orderBy('m.user_id'));
+      const compiled = compiledOnce(`of:${groupId}`, () => membersOf(trx, groupId).orderBy('m.user_id'));
+      const { rows } = await executePrepared(trx, { compile: () => compiled });
       return rows.map(withOpen);
     },
 
@@ -277,13 +287,7 @@ export function createGroupsRepository(database: Database) {
      * the creation to what it read).
      */
     async lockWithMembers(groupId: number, trx: Kysely<DB>, { lock = true } = {}) {
-      const key = `${groupId}:${lock}`;
-      let compiled = compiledReads.get(key);
-      if (!compiled) {
-        if (compiledReads.size >= COMPILED_READS_KEPT) compiledReads.clear();
-        compiled = readWithMembers(trx, groupId, lock).compile();
-        compiledReads.set(key, compiled);
-      }
+      const compiled = compiledOnce(`with:${groupId}:${lock}`, () => readWithMembers(trx, groupId, lock));
       const { rows } = await executePrepared(trx, { compile: () => compiled });
       const [first] = rows;
       if (!first) return undefined;
