@@ -200,17 +200,15 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
   const underWay = new Map<number, number>();
 
   /**
-   * Counts a creation into the group as under way until `leave`. `isAlone` when no other is: a
-   * creation that is not alone chooses under the lock at once (`lockAndChoose`), since the one
-   * before it would change what an unlocked read finds before its write (`chooseUnlocked`).
+   * Counts a creation into the group as under way until `leave` (called once). `isAlone` when no
+   * other is: a creation that is not alone chooses under the lock at once (`lockAndChoose`),
+   * since the one before it would change what an unlocked read finds before its write
+   * (`chooseUnlocked`).
    */
   function enter(groupId: number) {
     const before = underWay.get(groupId) ?? 0;
     underWay.set(groupId, before + 1);
-    let isGone = false;
     const leave = () => {
-      if (isGone) return;
-      isGone = true;
       const left = (underWay.get(groupId) ?? 1) - 1;
       if (left === 0) underWay.delete(groupId);
       else underWay.set(groupId, left);
