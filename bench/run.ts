@@ -30,7 +30,8 @@
  * The Kanban board (`Kanban …`): the whole board (every column's first page and count), a
  * column's next page by its keyset cursor, and a drop (a status change, one at a time). A group's
  * queue (`Colas …`, every generated ticket is in one of 20 groups). Creations plain, assigned
- * automatically, and naming shipments (what extracting references adds). Then the
+ * automatically, and naming shipments (what extracting references adds); plain and automatic
+ * creations alternated one at a time (`automatic assignment, interleaved`: what it adds). Then the
  * re-extraction of every ticket's references after a pattern change, with creations meanwhile.
  *
  * Then a mixed workload (bench/mixed.ts: about 50 signed-in callers, their lists, pages and
@@ -794,6 +795,32 @@ async function runDialect(dialect: 'sqlite' | 'postgres', bareRps: Map<string, n
         rows.push(freshRow);
         console.log(`  ${JSON.stringify(freshRow)}`);
       }
+    }
+    if (!only || only.test('automatic assignment, interleaved')) {
+      // A plain creation and one into the Menor carga group, alternated one at a time, so the
+      // machine's noise falls on both alike: the median of the pairs' differences is what the
+      // automatic assignment adds to a creation.
+      const group = await autoAssignGroup(base, tokens.admin);
+      const plain: Request = { method: 'POST', url: '/api/tickets/create', body: newTicket };
+      const assigned: Request = { ...plain, body: { ...newTicket, group_id: group } };
+      const added: number[] = [];
+      for (let i = 0; i < 20 + requestCount; i++) {
+        const started = performance.now();
+        await send(base, tokens.admin, plain);
+        const between = performance.now();
+        await send(base, tokens.admin, assigned);
+        if (i >= 20) added.push(performance.now() - between - (between - started)); // after 20 to warm up
+      }
+      added.sort((a, b) => a - b);
+      const row: Row = {
+        dialect,
+        endpoint: 'automatic assignment, interleaved with plain creations: time it adds (pair differences)',
+        'p50 ms': ms(percentile(added, 0.5)),
+        'p95 ms': ms(percentile(added, 0.95)),
+        'p99 ms': ms(percentile(added, 0.99)),
+      };
+      rows.push(row);
+      console.log(`  ${JSON.stringify(row)}`);
     }
     if (!only || only.test('Kanban next page')) {
       // A column's next page by keyset: the cursor the whole board gave its fullest column.
