@@ -1,6 +1,16 @@
 import { useCallback } from 'react';
 import { useLocation, useSearchParams, type SetURLSearchParams } from 'react-router';
 
+/** `current` with `changes` written: a null or empty value removes its parameter. */
+export function withParams(current: URLSearchParams, changes: Record<string, string | null>): URLSearchParams {
+  const next = new URLSearchParams(current);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null || value === '') next.delete(key);
+    else next.set(key, value);
+  }
+  return next;
+}
+
 /**
  * `useSearchParams` for a screen that keeps its own state (search, page, filters) in its
  * address. The router changes the browser's address at once but renders the change in a
@@ -14,16 +24,6 @@ import { useLocation, useSearchParams, type SetURLSearchParams } from 'react-rou
  *   followed link's address with this screen again: once the browser's address has left this
  *   screen's path, writes are dropped.
  */
-/** `current` with `changes` written: a null or empty value removes its parameter. */
-export function withParams(current: URLSearchParams, changes: Record<string, string | null>): URLSearchParams {
-  const next = new URLSearchParams(current);
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === null || value === '') next.delete(key);
-    else next.set(key, value);
-  }
-  return next;
-}
-
 export function useScreenSearchParams(): [URLSearchParams, SetURLSearchParams] {
   const [params, setParams] = useSearchParams();
   const { pathname } = useLocation();
