@@ -295,7 +295,7 @@ export function createTicketsRepository(
               on conflict (group_id) do update set last_assigned_user_id = excluded.last_assigned_user_id),`
           : sql``;
         const statement = sql<
-          Selectable<TicketsTable> & { refs: ReferenceRow[]; linked: SharingTicket[]; gate_open: boolean }
+          Selectable<TicketsTable> & { refs: ReferenceRow[]; linked: SharingTicket[]; gate_open?: boolean }
         >`
           with ${gate ?? sql``} r as (${referencesQuery(values, createdBy)}),
           t as (
@@ -333,7 +333,7 @@ export function createTicketsRepository(
           )
           select (select json_agg(r) from r) as refs,
             (select coalesce(json_agg(json_build_object('id', sh.id, 'name', sh.name) order by sh.id), '[]') from sh) as linked,
-            ${gate ? sql`exists (select 1 from ${sql.table(GATE_CTE)})` : sql`true`} as gate_open,
+            ${gate ? sql`exists (select 1 from ${sql.table(GATE_CTE)}) as gate_open,` : sql``}
             t.* from (select 1) as one left join t on true`;
         const { rows } = await executePrepared(executor, statement);
         const [result] = rows;

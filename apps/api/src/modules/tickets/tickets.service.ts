@@ -22,7 +22,13 @@ import type { DB } from '../../db/schema.ts';
 import { HttpError, forbidden, notFound, validationFailed, type FieldErrors } from '../../lib/http-error.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { PermissionsRepository } from '../permissions/permissions.repository.ts';
-import { assignmentEvent, type AutoAssigner, type AutoAssignment } from '../groups/auto-assign.ts';
+import {
+  assignmentEvent,
+  type AutoAssigner,
+  type AutoAssignment,
+  type ChosenMember,
+  type LockedGroup,
+} from '../groups/auto-assign.ts';
 import type { TicketRouter } from '../groups/routing.ts';
 import type { TicketLinksRepository } from '../ticket-links/ticket-links.repository.ts';
 import type { ReferencesRepository } from '../references/references.repository.ts';
@@ -327,7 +333,8 @@ export function createTicketsService({
       const refs = await references.extract([input.name, input.description]);
       const values = { ...input, group_id: input.group_id ?? (await router.groupFor(input)) };
       const groupId = values.group_id;
-      const isAutomatic = groupId !== null && (await autoAssign.modeOf(groupId)) !== 'manual';
+      // The group whose mode assigns the new ticket, or null.
+      const assigningGroup = groupId !== null && (await autoAssign.modeOf(groupId)) !== 'manual' ? groupId : null;
       const at = now();
       const { rules, statuses } = await sla.catalog();
       const status = statuses.get(values.status_id);
@@ -346,6 +353,9 @@ export function createTicketsService({
         : undefined;
       const options = { now: new Date(at).toISOString(), sla: clock, references: refs };
       const auto: { assigned: AutoAssignment | null } = { assigned: null };
+      /** PostgreSQL: the chosen member's notice, written by the creation's statement (ticket `id` reserved). */
+      const noticeOf = (group: LockedGroup, chosen: ChosenMember, id: number) =>
+        autoAssign.noticeAfter(group, { id, created_by: actor.id, name: values.name }, chosen, NEW_TICKET_CTE);
       /** The creation with the member the group's mode picks (before the insert: it is written assigned). */
       const createAssigned = async (groupId: number, isAlone: boolean) => {
         // PostgreSQL, when no other creation into the group is under way here: first from an
@@ -354,12 +364,7 @@ export function createTicketsService({
         const unlocked = isAlone ? await autoAssign.chooseUnlocked(groupId) : undefined;
         if (unlocked) {
           const { group, chosen, ticketId: id } = unlocked;
-          const notice = await autoAssign.noticeAfter(
-            group,
-            { id, created_by: actor.id, name: values.name },
-            chosen,
-            NEW_TICKET_CTE,
-          );
+          const notice = await noticeOf(group, chosen, id);
           if (notice) {
             const created = await tickets.create(values, actor.id, {
               ...options,
@@ -383,15 +388,7 @@ export function createTicketsService({
           const id = locked?.ticketId;
           // PostgreSQL: with its id reserved, the assignee's notification is written by the
           // creation's own statement; SQLite writes it after the ticket, in the transaction.
-          const notice =
-            group && chosen && id !== undefined
-              ? await autoAssign.noticeAfter(
-                  group,
-                  { id, created_by: actor.id, name: values.name },
-                  chosen,
-                  NEW_TICKET_CTE,
-                )
-              : undefined;
+          const notice = group && chosen && id !== undefined ? await noticeOf(group, chosen, id) : undefined;
           const created = await tickets.create(values, actor.id, {
             ...options,
             trx,
@@ -408,9 +405,10 @@ export function createTicketsService({
           return created;
         });
       };
-      const slot = isAutomatic && groupId !== null ? autoAssign.enter(groupId) : undefined;
+      const slot =
+        assigningGroup === null ? undefined : { groupId: assigningGroup, ...autoAssign.enter(assigningGroup) };
       const result = await (
-        slot && groupId !== null ? createAssigned(groupId, slot.isAlone) : tickets.create(values, actor.id, options)
+        slot ? createAssigned(slot.groupId, slot.isAlone) : tickets.create(values, actor.id, options)
       ).finally(() => slot?.leave());
       // Only a creation given a gate is ever closed (createAssigned makes it again under the lock).
       if ('closed' in result) throw new Error('a creation without a gate answered closed');
