@@ -19,8 +19,10 @@
  * before, on the state the sweep before it left, which is the state as of 30 s before it: the
  * due dates are spread once per row. On PostgreSQL each round starts after a vacuum and a
  * checkpoint (what autovacuum and the checkpointer do between sweeps; right after a checkpoint
- * each page's first write is a full-page image: the costly case). The goal: one sweep ≤ 50 ms
- * at 1,000,000 tickets.
+ * each page's first write is a full-page image: the costly case), and the WAL the crossing
+ * sweep made the server write is printed beside its time: how much of a round is the rows it
+ * rewrites, every index entry and page image with them. The goal: one sweep ≤ 50 ms at
+ * 1,000,000 tickets.
  *
  *   npx tsx bench/sla-sweep.ts [--tickets 1000000] [--dialect sqlite|postgres|both]
  *     [--spread scattered|neighbours|both] [--rounds 5]
@@ -122,6 +124,8 @@ interface Row {
   moved: number[];
   scheduled: number[];
   delivered: number[];
+  /** PostgreSQL: the WAL the crossing sweep wrote, in bytes (the whole server's: read on a quiet one). */
+  wal: number[];
   load: string;
 }
 
@@ -159,7 +163,16 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
       // indexes still hold the rewritten rows' old entries, and each search steps over them.
       if (dialect === 'postgres') await sql`vacuum analyze tickets, sla_alerts`.execute(database.db);
       console.log(`[${dialect}] ${spread}: SLA columns spread in ${s(started)}`);
-      const row: Row = { first: 0, crossing: [], idle: [], moved: [], scheduled: [], delivered: [], load: load() };
+      const row: Row = {
+        first: 0,
+        crossing: [],
+        idle: [],
+        moved: [],
+        scheduled: [],
+        delivered: [],
+        wal: [],
+        load: load(),
+      };
       // Round 0 is a serving process's first sweep (connections opened, the server's plans and
       // trigger functions not cached yet in them): printed on its own, out of the median.
       for (let round = 0; round <= rounds; round++) {
@@ -174,6 +187,7 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
         // No sweep follows a bulk write at once: past the second after a write, caches serve again.
         await new Promise((resolve) => setTimeout(resolve, 1_500));
         services.clock.now = () => now;
+        const walFrom = dialect === 'postgres' ? await walPosition(database) : '';
         started = performance.now();
         const crossing = await services.slaAlerts.runOnce();
         if (round === 0) {
@@ -181,6 +195,7 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
           continue;
         }
         row.crossing.push(performance.now() - started);
+        if (dialect === 'postgres') row.wal.push(await walSince(database, walFrom));
         started = performance.now();
         await services.slaAlerts.runOnce();
         row.idle.push(performance.now() - started);
@@ -200,12 +215,30 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
   }
 }
 
+/**
+ * PostgreSQL: where the server's WAL is being written, and how many bytes it wrote since: what
+ * a sweep's writes cost the server beyond its statements (each index entry, each page's first
+ * write after a checkpoint logged whole).
+ */
+const walPosition = async (database: ReturnType<typeof createDatabase>) =>
+  (await sql<{ lsn: string }>`select pg_current_wal_insert_lsn()::text as lsn`.execute(database.db)).rows[0]!.lsn;
+const walSince = async (database: ReturnType<typeof createDatabase>, from: string) =>
+  Number(
+    (
+      await sql<{ n: string }>`select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), ${from}::pg_lsn) as n`.execute(
+        database.db,
+      )
+    ).rows[0]!.n,
+  );
+
 /** The rows measured, printed together at the end. */
 const rows: { dialect: string; spread: Spread; row: Row }[] = [];
 const load = () => loadavg()[0]!.toFixed(2);
 const line = (dialect: string, spread: Spread, r: Row) =>
   `[${dialect}] ${spread.padEnd(10)} one sweep: ${ms(median(r.crossing))} with ${median(r.moved)} states moved, ` +
-  `${median(r.scheduled)} alerts written, ${median(r.delivered)} delivered; ${ms(median(r.idle))} with nothing ` +
+  `${median(r.scheduled)} alerts written, ${median(r.delivered)} delivered` +
+  (r.wal.length > 0 ? `, ${(median(r.wal) / 1e6).toFixed(2)} MB of WAL` : '') +
+  `; ${ms(median(r.idle))} with nothing ` +
   `to do (median of ${r.crossing.length}; the first: ${ms(r.first)}; load average ${r.load})`;
 
 const s = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
