@@ -161,7 +161,7 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
       await spreadDueDates(database, spread);
       // What autovacuum does after such a rewrite on PostgreSQL: without it the sweep's partial
       // indexes still hold the rewritten rows' old entries, and each search steps over them.
-      if (dialect === 'postgres') await sql`vacuum analyze tickets, sla_alerts`.execute(database.db);
+      if (dialect === 'postgres') await sql`vacuum analyze tickets, ticket_sla_watch, sla_alerts`.execute(database.db);
       console.log(`[${dialect}] ${spread}: SLA columns spread in ${s(started)}`);
       const row: Row = {
         first: 0,
@@ -181,7 +181,7 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
         // And what the checkpointer does with the dirty pages meanwhile: left in the buffer pool,
         // the sweep's own reads would first have to write them out to make room.
         if (dialect === 'postgres') {
-          await sql`vacuum tickets, sla_alerts`.execute(database.db);
+          await sql`vacuum tickets, ticket_sla_watch, sla_alerts`.execute(database.db);
           await sql`checkpoint`.execute(database.db);
         }
         // No sweep follows a bulk write at once: past the second after a write, caches serve again.

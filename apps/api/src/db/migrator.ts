@@ -38,6 +38,7 @@ import * as referenceReextractionApart from './migrations/0037-reference-reextra
 import * as freshGroupLoads from './migrations/0038-fresh-group-loads.ts';
 import * as attrBlocksSharded from './migrations/0039-attr-blocks-sharded.ts';
 import * as freshLoadsAtOnce from './migrations/0040-fresh-loads-at-once.ts';
+import * as ticketSlaWatch from './migrations/0041-ticket-sla-watch.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -81,6 +82,7 @@ const migrations: Record<string, DialectMigration> = {
   '0038-fresh-group-loads': freshGroupLoads,
   '0039-attr-blocks-sharded': attrBlocksSharded,
   '0040-fresh-loads-at-once': freshLoadsAtOnce,
+  '0041-ticket-sla-watch': ticketSlaWatch,
 };
 
 class StaticProvider implements MigrationProvider {

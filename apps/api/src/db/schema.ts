@@ -192,6 +192,23 @@ export interface TicketsTable {
   // sweep's SQL (modules/sla/sla-alerts.repository.ts), so ticket reads never carry it.
 }
 
+/**
+ * Each ticket's SLA clock columns, copied from its row by triggers in the same write, with the
+ * indexes that read its state and alert level (migration 0041): the alert sweep's and the
+ * lists' by state.
+ */
+export interface TicketSlaWatchTable {
+  ticket_id: number;
+  sla_state: SlaState;
+  sla_alerted: number;
+  sla_at_risk_at: string | null;
+  resolution_due_at: string | null;
+  resolved_at: string | null;
+  sla_paused_at: string | null;
+  resolution_due_sort: string;
+  first_response_due_sort: string;
+}
+
 /** Per-stage ticket counters, maintained by triggers (db/ticket-derivations.ts). */
 export interface TicketCountsTable {
   kind: number;
@@ -477,6 +494,7 @@ export interface DB {
   ticket_report_daily: TicketReportDailyTable;
   ticket_report_sla_daily: TicketReportSlaDailyTable;
   ticket_report_sla_now: TicketReportSlaNowTable;
+  ticket_sla_watch: TicketSlaWatchTable;
   ticket_closures: TicketClosuresTable;
   ticket_events: TicketEventsTable;
   ticket_links: TicketLinksTable;

@@ -298,7 +298,27 @@ export async function rebuildTicketAttrBlocks<T>(db: Kysely<T>): Promise<void> {
     group by 1, 2, 3`.execute(db);
 }
 
-/** The per-row triggers of the derivations (migration 0003), which a bulk load suspends. */
+/** The copied SLA clock columns of `ticket_sla_watch` (migration 0041), the ticket's id first. */
+const SLA_WATCH_COLUMNS = [
+  'sla_state',
+  'sla_alerted',
+  'sla_at_risk_at',
+  'resolution_due_at',
+  'resolved_at',
+  'sla_paused_at',
+  'resolution_due_sort',
+  'first_response_due_sort',
+].join(', ');
+
+/** Copies every ticket's SLA clock columns to `ticket_sla_watch` anew (what its triggers keep). */
+async function rebuildTicketSlaWatch<T>(db: Kysely<T>, dialect: Dialect): Promise<void> {
+  await sql.raw(dialect === 'postgres' ? 'truncate ticket_sla_watch' : 'delete from ticket_sla_watch').execute(db);
+  await sql
+    .raw(`insert into ticket_sla_watch (ticket_id, ${SLA_WATCH_COLUMNS}) select id, ${SLA_WATCH_COLUMNS} from tickets`)
+    .execute(db);
+}
+
+/** The per-row triggers of the derivations (migrations 0003 and 0041), which a bulk load suspends. */
 const derivationTriggers: Record<Dialect, TableTriggers[]> = {
   postgres: [
     {
@@ -310,10 +330,23 @@ const derivationTriggers: Record<Dialect, TableTriggers[]> = {
         'tickets_attr_blocks_insert',
         'tickets_attr_blocks_update',
         'tickets_attr_blocks_delete',
+        'tickets_sla_watch_insert',
+        'tickets_sla_watch_update',
       ],
     },
   ],
-  sqlite: [{ table: 'tickets', names: ['tickets_derive_insert', 'tickets_derive_update', 'tickets_derive_delete'] }],
+  sqlite: [
+    {
+      table: 'tickets',
+      names: [
+        'tickets_derive_insert',
+        'tickets_derive_update',
+        'tickets_derive_delete',
+        'tickets_sla_watch_insert',
+        'tickets_sla_watch_update',
+      ],
+    },
+  ],
 };
 
 /**
@@ -358,6 +391,7 @@ export async function withTicketDerivationsSuspended<T>(
       await (isPg ? createPgSearchIndex(db) : rebuildSqliteIndex(db));
       if (isPg) await rebuildTicketAttrBlocks(db);
       await rebuildTicketCounts(db);
+      await rebuildTicketSlaWatch(db, dialect);
     }
   });
 }

@@ -37,7 +37,7 @@ export interface DueAlert {
 const SWEEP_LOCK_KEY = 7_320_321_032;
 
 const sweptColumns = sql.raw(
-  'id, sla_policy_id, sla_state, sla_at_risk_at, resolution_due_at, sla_alerted, created_by, user_assigned_id',
+  't.id, t.sla_policy_id, w.sla_state, w.sla_at_risk_at, w.resolution_due_at, w.sla_alerted, t.created_by, t.user_assigned_id',
 );
 const dueColumns = sql.raw('a.ticket_id, a.threshold, t.user_assigned_id, t.area_id, t.resolved_at, t.created_by');
 
@@ -47,26 +47,40 @@ type Columns = RawBuilder<unknown>;
 type Hint = (index: string) => RawBuilder<unknown>;
 
 /**
- * The sweep's searches. Each reads a partial index by its leading instant, with the index's
- * predicate written literally so both planners can use it (migrations 0019 and 0032). SQLite
- * is named the index: without statistics it may prefer `tickets_sla_state_due_idx` and sort every
- * `ok` ticket.
+ * The tickets of a search of `ticket_sla_watch` (`w`, the SLA clock columns with their
+ * indexes, migration 0041), joined to their rows (`t`) for who they concern.
+ */
+const watched = (columns: Columns, index: string, hint: Hint, where: RawBuilder<unknown>) =>
+  sql<SweptTicket>`select ${columns} from ticket_sla_watch w ${hint(index)}
+    join tickets t on t.id = w.ticket_id where ${where}`;
+
+/**
+ * The sweep's searches. Each reads a partial index of `ticket_sla_watch` by its leading
+ * instant, with the index's predicate written literally so both planners can use it. SQLite is
+ * named the index: without statistics it may prefer the index by state and sort every `ok`
+ * ticket.
  */
 const searches = {
   staleOk: (columns: Columns, now: string, limit: number, hint: Hint) =>
-    sql<SweptTicket>`select ${columns} from tickets ${hint('tickets_sla_risk_sweep_idx')}
-      where sla_state = 'ok' and sla_at_risk_at <= ${now} order by sla_at_risk_at limit ${limit}`,
+    sql<SweptTicket>`${watched(columns, 'ticket_sla_watch_risk_sweep_idx', hint, sql`w.sla_state = 'ok' and w.sla_at_risk_at <= ${now}`)}
+      order by w.sla_at_risk_at limit ${limit}`,
   staleDue: (columns: Columns, now: string, limit: number, hint: Hint) =>
-    sql<SweptTicket>`select ${columns} from tickets ${hint('tickets_sla_breach_sweep_idx')}
-      where sla_state in ('ok', 'at_risk') and resolution_due_at <= ${now} order by resolution_due_at limit ${limit}`,
+    sql<SweptTicket>`${watched(columns, 'ticket_sla_watch_breach_sweep_idx', hint, sql`w.sla_state in ('ok', 'at_risk') and w.resolution_due_at <= ${now}`)}
+      order by w.resolution_due_at limit ${limit}`,
   unalertedAtRisk: (columns: Columns, now: string, limit: number, hint: Hint) =>
-    sql<SweptTicket>`select ${columns} from tickets ${hint('tickets_sla_risk_alert_idx')}
-      where sla_alerted = 0 and resolved_at is null and sla_paused_at is null and sla_at_risk_at <= ${now}
-      order by sla_at_risk_at limit ${limit}`,
+    sql<SweptTicket>`${watched(
+      columns,
+      'ticket_sla_watch_risk_alert_idx',
+      hint,
+      sql`w.sla_alerted = 0 and w.resolved_at is null and w.sla_paused_at is null and w.sla_at_risk_at <= ${now}`,
+    )} order by w.sla_at_risk_at limit ${limit}`,
   unalertedDue: (columns: Columns, now: string, limit: number, hint: Hint) =>
-    sql<SweptTicket>`select ${columns} from tickets ${hint('tickets_sla_breach_alert_idx')}
-      where sla_alerted < 2 and resolved_at is null and sla_paused_at is null and resolution_due_at <= ${now}
-      order by resolution_due_at limit ${limit}`,
+    sql<SweptTicket>`${watched(
+      columns,
+      'ticket_sla_watch_breach_alert_idx',
+      hint,
+      sql`w.sla_alerted < 2 and w.resolved_at is null and w.sla_paused_at is null and w.resolution_due_at <= ${now}`,
+    )} order by w.resolution_due_at limit ${limit}`,
   due: (columns: Columns, now: string, limit: number, hint: Hint) =>
     sql<DueAlert>`select ${columns} from sla_alerts a ${hint('sla_alerts_pending_idx')}
       join tickets t on t.id = a.ticket_id

@@ -56,7 +56,12 @@ type ResolvedSearch = TicketSearch & { hasQueued: boolean };
 interface Condition {
   tokens: string[] | null;
   row: (col: (column: keyof TicketsTable) => RawBuilder<unknown>) => RawBuilder<SqlBool>;
+  /** 'Por vencer o vencidos': a walk by a due date reads it from `ticket_sla_watch` itself (atRiskWalkOf). */
+  isAtRisk?: boolean;
 }
+
+/** The states of 'Por vencer o vencidos', as the partial indexes of `ticket_sla_watch` write them. */
+const AT_RISK_STATES = sql<SqlBool>`w.sla_state in ('at_risk', 'breached')`;
 
 /** How a search tells a logistics reference (modules/references): the references it is, and whether a ticket carries one. */
 export interface TicketReferenceLookup {
@@ -133,16 +138,16 @@ function conditionsOf(selection: TicketSelection): Condition[] {
     const wanted = values[field.column] as (number | string | null)[] | undefined;
     if (!wanted?.length) continue;
     if (field.kind === 'sla-states') {
-      // No index token: a condition on the row. 'Por vencer o vencidos' is written as the
-      // at-risk due-date indexes' own (0035: `sla_state in ('at_risk', 'breached')`): literals
-      // (states the contract checked) in the contract's order, never SQLite's `+`, since a
-      // partial index serves only a query that carries its very condition.
+      // No index token: the states are read from `ticket_sla_watch`, the SLA clock columns with
+      // their indexes (the index by state, and 'Por vencer o vencidos' by each due date).
+      // Literals: states the contract checked, in the contract's order.
       const states = slaStates.filter((state) => wanted.includes(state));
       const list = sql.join(states.map((state) => sql.lit(state)));
-      const isAtRisk = states.join() === 'at_risk,breached';
       conditions.push({
         tokens: null,
-        row: (col) => sql`${isAtRisk ? sql.ref(`t.${column}`) : col(column)} in (${list})`,
+        isAtRisk: states.join() === 'at_risk,breached',
+        row: (col) =>
+          sql`${col('id')} in (select w.ticket_id from ticket_sla_watch w where w.${sql.ref(column)} in (${list}))`,
       });
       continue;
     }
@@ -250,12 +255,19 @@ export function createTicketListRepository(
     const isFts = dialect === 'sqlite' && viaIndex;
     const joinsRow = !isFts || needsRow || onRow.length > 0;
     const col = (column: keyof TicketsTable) => sql.raw(walk && dialect === 'sqlite' ? `+t.${column}` : `t.${column}`);
-    const id = sql.ref<number>(isFts ? 'f.rowid' : 't.id');
+    const atRisk = walk ? atRiskWalkOf(selection) : null;
+    const id = sql.ref<number>(atRisk ? 'w.ticket_id' : isFts ? 'f.rowid' : 't.id');
+    const { column } = sortOf(selection);
+    const sort = sql.ref(`${atRisk ? 'w' : 't'}.${column}`);
     const fts = db.selectFrom(sql<{ rowid: number }>`${ftsRows(ftsMatch(groups, words), search.hasQueued)}`.as('f'));
-    const atRiskIndex = walk && dialect === 'sqlite' ? atRiskIndexOf(selection) : null;
-    const rows = atRiskIndex
-      ? db.selectFrom(sql`tickets as t indexed by ${sql.raw(atRiskIndex)}` as unknown as 'tickets as t')
+    const rows = atRisk
+      ? db.selectFrom(
+          sql`ticket_sla_watch as w ${dialect === 'sqlite' ? sql.raw(`indexed by ${atRisk}`) : sql``}
+            join tickets as t on t.id = w.ticket_id` as unknown as 'tickets as t',
+        )
       : db.selectFrom('tickets as t');
+    // Walked from `ticket_sla_watch`, 'Por vencer o vencidos' is the partial index's own predicate.
+    const onRowConditions = atRisk ? onRow.filter((c) => !c.isAtRisk) : onRow;
     const query = (isFts
       ? joinsRow
         ? fts.innerJoin('tickets as t', 't.id', 'f.rowid')
@@ -263,7 +275,9 @@ export function createTicketListRepository(
       : rows) as unknown as SelectQueryBuilder<DB & { t: TicketsTable }, 't', object>;
     return {
       id,
+      sort,
       query: query
+        .$if(atRisk !== null, (q) => q.where(AT_RISK_STATES))
         .$if(dialect === 'postgres' && viaIndex, (q) => q.where(pgMatch(groups, words)))
         .$if(search.kind === 'id', (q) =>
           q.where(sql<SqlBool>`${id} = ${idLiteral(search.kind === 'id' ? search.id : 0)}`),
@@ -279,10 +293,10 @@ export function createTicketListRepository(
               )})`,
           ),
         )
-        .$if(onRow.length > 0, (q) =>
+        .$if(onRowConditions.length > 0, (q) =>
           q.where(
             sql<SqlBool>`${sql.join(
-              onRow.map((c) => c.row(col)),
+              onRowConditions.map((c) => c.row(col)),
               sql` and `,
             )}`,
           ),
@@ -291,20 +305,21 @@ export function createTicketListRepository(
   }
 
   /**
-   * The partial index of 0035 that holds a walk's order, when the list is 'Por vencer o
-   * vencidos' sorted by a due date. Without statistics SQLite prefers looking the states up in
-   * `tickets_sla_state_due_idx` and sorting every match (hundreds of thousands), so its walk
-   * names the index (PostgreSQL picks it by itself). Its condition is the list's own, written
-   * as the index's (conditionsOf), so the index is always usable.
+   * The partial index of `ticket_sla_watch` that holds a walk's order, when the list is 'Por
+   * vencer o vencidos' sorted by a due date: the walk reads the copy in that index's order and
+   * joins each ticket's row. Without statistics SQLite prefers looking the states up in the
+   * index by state and sorting every match (hundreds of thousands), so its walk names the
+   * index (PostgreSQL picks it by itself); the walk carries the index's predicate
+   * (AT_RISK_STATES), so the index is always usable.
    */
-  function atRiskIndexOf(selection: TicketSelection): string | null {
+  function atRiskWalkOf(selection: TicketSelection): string | null {
     const wanted = selection.filters?.sla_state ?? [];
     if (slaStates.filter((state) => wanted.includes(state)).join() !== 'at_risk,breached') return null;
     const { column } = sortOf(selection);
     return column === 'resolution_due_sort'
-      ? 'tickets_risk_resolution_due_idx'
+      ? 'ticket_sla_watch_risk_resolution_due_idx'
       : column === 'first_response_due_sort'
-        ? 'tickets_risk_first_response_due_idx'
+        ? 'ticket_sla_watch_risk_first_response_due_idx'
         : null;
   }
 
@@ -348,11 +363,11 @@ export function createTicketListRepository(
   function ordered<O>(
     q: SelectQueryBuilder<DB & { t: TicketsTable }, 't', O>,
     selection: TicketSelection,
-    id: RawBuilder<unknown>,
+    { id, sort }: { id: RawBuilder<unknown>; sort: RawBuilder<unknown> },
     isFar = false,
   ) {
     const { column, dir } = sortOf(selection);
-    const terms = column === 'id' ? [id] : [sql.ref(`t.${column}`), id];
+    const terms = column === 'id' ? [id] : [sort, id];
     const wrap = (term: RawBuilder<unknown>) =>
       isFar && dialect === 'postgres' ? sql`coalesce(${term}, ${term})` : term;
     return terms.reduce((o, term) => o.orderBy(wrap(term), dir), q);
@@ -438,13 +453,13 @@ export function createTicketListRepository(
   ) {
     const isColumnSort = sortOf(selection).column !== 'id';
     // Walking the at-risk index with no other condition reads the page's rows and no others.
-    const isOnlyAtRisk = conditionsOf(selection).length === 1 && atRiskIndexOf(selection) !== null;
+    const isOnlyAtRisk = conditionsOf(selection).length === 1 && atRiskWalkOf(selection) !== null;
     const isNear =
       matches === null || isOnlyAtRisk || (matches > 0 && ((offset + limit) * (await lastId())) / matches <= WALK_ROWS);
     // A search (words, a reference) reads its few matches and sorts them, rather than walk an order.
     const walk = isNear && isColumnSort && search.kind !== 'words' && search.kind !== 'reference';
-    const { query, id } = ticketsQuery(selection, search, { walk, needsRow: isColumnSort });
-    const rows = await ordered(query.select(id.as('id')), selection, id, !isNear)
+    const { query, id, sort } = ticketsQuery(selection, search, { walk, needsRow: isColumnSort });
+    const rows = await ordered(query.select(id.as('id')), selection, { id, sort }, !isNear)
       .limit(limit)
       .offset(offset)
       .execute();
@@ -476,7 +491,7 @@ export function createTicketListRepository(
     limit: number,
   ): Promise<Selectable<TicketsTable>[]> {
     const { column, dir } = sortOf(selection);
-    const { query, id } = ticketsQuery(selection, search, {
+    const { query, id, sort } = ticketsQuery(selection, search, {
       walk: column !== 'id' && search.kind !== 'words' && search.kind !== 'reference',
     });
     const past = sql.raw(dir === 'desc' ? '<' : '>');
@@ -486,10 +501,10 @@ export function createTicketListRepository(
         q.where(
           column === 'id'
             ? sql<SqlBool>`${id} ${past} ${idLiteral(after!.id)}`
-            : sql<SqlBool>`(t.${sql.ref(column)}, ${id}) ${past} (${after!.value}, ${idLiteral(after!.id)})`,
+            : sql<SqlBool>`(${sort}, ${id}) ${past} (${after!.value}, ${idLiteral(after!.id)})`,
         ),
       );
-    return ordered(q, selection, id).limit(limit).execute();
+    return ordered(q, selection, { id, sort }).limit(limit).execute();
   }
 
   return {
