@@ -53,10 +53,15 @@ type ResolvedSearch = TicketSearch & { hasQueued: boolean };
  * them; db/ticket-derivations.ts), or none when only the row can tell (a date range); and
  * as a condition on the row `t`, where `col` names a column.
  */
+/** A column of the ticket's row (`t`) or of its SLA clock columns (`w`, `ticket_sla_watch`), as a condition reads it. */
+type Col = (column: keyof TicketsTable, table?: 't' | 'w') => RawBuilder<unknown>;
+
 interface Condition {
   tokens: string[] | null;
-  row: (col: (column: keyof TicketsTable) => RawBuilder<unknown>) => RawBuilder<SqlBool>;
-  /** 'Por vencer o vencidos': a walk by a due date reads it from `ticket_sla_watch` itself (atRiskWalkOf). */
+  row: (col: Col) => RawBuilder<SqlBool>;
+  /** A condition on the SLA state, which `ticket_sla_watch` (`w`) holds indexed (ticketsQuery). */
+  readsWatch?: boolean;
+  /** 'Por vencer o vencidos': a walk by a due date reads it from the partial index itself (atRiskWalkOf). */
   isAtRisk?: boolean;
 }
 
@@ -145,9 +150,9 @@ function conditionsOf(selection: TicketSelection): Condition[] {
       const list = sql.join(states.map((state) => sql.lit(state)));
       conditions.push({
         tokens: null,
+        readsWatch: true,
         isAtRisk: states.join() === 'at_risk,breached',
-        row: (col) =>
-          sql`${col('id')} in (select w.ticket_id from ticket_sla_watch w where w.${sql.ref(column)} in (${list}))`,
+        row: (col) => sql`${col(column, 'w')} in (${list})`,
       });
       continue;
     }
@@ -254,16 +259,28 @@ export function createTicketListRepository(
     const onRow = viaIndex ? conditions.filter((c) => !c.tokens) : conditions;
     const isFts = dialect === 'sqlite' && viaIndex;
     const joinsRow = !isFts || needsRow || onRow.length > 0;
-    const col = (column: keyof TicketsTable) => sql.raw(walk && dialect === 'sqlite' ? `+t.${column}` : `t.${column}`);
     const atRisk = walk ? atRiskWalkOf(selection) : null;
-    const id = sql.ref<number>(atRisk ? 'w.ticket_id' : isFts ? 'f.rowid' : 't.id');
+    // The SLA states are indexed in `ticket_sla_watch` only. A list whose conditions the text
+    // index does not hold reads them there first (its index by state; walked by a due date,
+    // 'Por vencer o vencidos' through a partial index in that order), each ticket's row joined
+    // by its id when a condition or the page needs it. Otherwise the state is a condition on
+    // the ticket's row, which holds it too.
+    const onWatch = atRisk !== null || (!viaIndex && !walk && onRow.some((c) => c.readsWatch));
+    const joinsTicket = !onWatch || needsRow || onRow.some((c) => !c.readsWatch);
+    const col: Col = (column, table = 't') => {
+      const name = `${table === 'w' && onWatch ? 'w' : 't'}.${column}`;
+      return sql.raw(walk && dialect === 'sqlite' ? `+${name}` : name);
+    };
+    const id = sql.ref<number>(onWatch ? 'w.ticket_id' : isFts ? 'f.rowid' : 't.id');
     const { column } = sortOf(selection);
     const sort = sql.ref(`${atRisk ? 'w' : 't'}.${column}`);
     const fts = db.selectFrom(sql<{ rowid: number }>`${ftsRows(ftsMatch(groups, words), search.hasQueued)}`.as('f'));
-    const rows = atRisk
+    const hint = atRisk && dialect === 'sqlite' ? sql.raw(`indexed by ${atRisk}`) : sql``;
+    const rows = onWatch
       ? db.selectFrom(
-          sql`ticket_sla_watch as w ${dialect === 'sqlite' ? sql.raw(`indexed by ${atRisk}`) : sql``}
-            join tickets as t on t.id = w.ticket_id` as unknown as 'tickets as t',
+          (joinsTicket
+            ? sql`ticket_sla_watch as w ${hint} join tickets as t on t.id = w.ticket_id`
+            : sql`ticket_sla_watch as w`) as unknown as 'tickets as t',
         )
       : db.selectFrom('tickets as t');
     // Walked from `ticket_sla_watch`, 'Por vencer o vencidos' is the partial index's own predicate.
