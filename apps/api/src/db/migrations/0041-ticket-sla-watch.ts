@@ -12,9 +12,10 @@ import { runStatements } from './run-statements.ts';
  * `tickets` read them, PostgreSQL could not update the row in place (a HOT update): each move
  * wrote a new entry in every index of `tickets`, the text index's one per word, and each page's
  * first write after a checkpoint logged whole. Now such a move rewrites the ticket row on its
- * own page and one narrow row with its few indexes. `tickets` leaves a tenth of each new page
- * free for those in-place updates (`fillfactor`; pages already written gain room as they are
- * pruned).
+ * own page and one narrow row with its few indexes. On PostgreSQL `tickets` leaves a tenth of
+ * each new page free for those in-place updates (`fillfactor`; pages already written gain room
+ * as they are pruned). SQLite rewrites only the indexes whose columns change: the copy is there
+ * so that both read the same way.
  */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const isPg = dialect === 'postgres';
