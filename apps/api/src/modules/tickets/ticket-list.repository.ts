@@ -48,14 +48,14 @@ export interface TicketCursor {
  */
 type ResolvedSearch = TicketSearch & { hasQueued: boolean };
 
+/** A column of the ticket's row (`t`) or of its SLA clock columns (`w`, `ticket_sla_watch`), as a condition reads it. */
+type Col = (column: keyof TicketsTable, table?: 't' | 'w') => RawBuilder<unknown>;
+
 /**
  * One condition of a list: the tokens of the text index's attributes it is met by (any of
  * them; db/ticket-derivations.ts), or none when only the row can tell (a date range); and
  * as a condition on the row `t`, where `col` names a column.
  */
-/** A column of the ticket's row (`t`) or of its SLA clock columns (`w`, `ticket_sla_watch`), as a condition reads it. */
-type Col = (column: keyof TicketsTable, table?: 't' | 'w') => RawBuilder<unknown>;
-
 interface Condition {
   tokens: string[] | null;
   row: (col: Col) => RawBuilder<SqlBool>;
@@ -67,6 +67,15 @@ interface Condition {
 
 /** The states of 'Por vencer o vencidos', as the partial indexes of `ticket_sla_watch` write them. */
 const AT_RISK_STATES = sql<SqlBool>`w.sla_state in ('at_risk', 'breached')`;
+
+/** The SLA states a list asks for, in the contract's order. */
+const wantedSlaStates = (selection: TicketSelection) => {
+  const wanted: readonly string[] = selection.filters?.sla_state ?? [];
+  return slaStates.filter((state) => wanted.includes(state));
+};
+
+/** Whether the states are exactly 'Por vencer o vencidos'. */
+const isAtRiskStates = (states: readonly string[]) => states.join() === 'at_risk,breached';
 
 /** How a search tells a logistics reference (modules/references): the references it is, and whether a ticket carries one. */
 export interface TicketReferenceLookup {
@@ -146,12 +155,12 @@ function conditionsOf(selection: TicketSelection): Condition[] {
       // No index token: the states are read from `ticket_sla_watch`, the SLA clock columns with
       // their indexes (the index by state, and 'Por vencer o vencidos' by each due date).
       // Literals: states the contract checked, in the contract's order.
-      const states = slaStates.filter((state) => wanted.includes(state));
+      const states = wantedSlaStates(selection);
       const list = sql.join(states.map((state) => sql.lit(state)));
       conditions.push({
         tokens: null,
         readsWatch: true,
-        isAtRisk: states.join() === 'at_risk,breached',
+        isAtRisk: isAtRiskStates(states),
         row: (col) => sql`${col(column, 'w')} in (${list})`,
       });
       continue;
@@ -330,8 +339,7 @@ export function createTicketListRepository(
    * (AT_RISK_STATES), so the index is always usable.
    */
   function atRiskWalkOf(selection: TicketSelection): string | null {
-    const wanted = selection.filters?.sla_state ?? [];
-    if (slaStates.filter((state) => wanted.includes(state)).join() !== 'at_risk,breached') return null;
+    if (!isAtRiskStates(wantedSlaStates(selection))) return null;
     const { column } = sortOf(selection);
     return column === 'resolution_due_sort'
       ? 'ticket_sla_watch_risk_resolution_due_idx'
