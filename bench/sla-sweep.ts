@@ -25,8 +25,10 @@
  * 1,000,000 tickets.
  *
  *   npx tsx bench/sla-sweep.ts [--tickets 1000000] [--dialect sqlite|postgres|both]
- *     [--spread scattered|neighbours|both] [--rounds 5]
+ *     [--spread scattered|neighbours|both] [--rounds 5] [--keep]
  *
+ * `--keep` leaves the PostgreSQL database in place after the last spread (its URL printed),
+ * to read a sweep's statements with `explain analyze` on the data as the rounds left it.
  * The machine's load average is printed with each row: the figures are only comparable at a
  * similar load. PostgreSQL databases are created on BENCH_PG_ADMIN_URL (default
  * postgres://postgres@127.0.0.1:5432/postgres) and dropped after.
@@ -50,6 +52,7 @@ const { values: args } = parseArgs({
     dialect: { type: 'string', default: 'both' },
     spread: { type: 'string', default: 'both' },
     rounds: { type: 'string', default: '5' },
+    keep: { type: 'boolean', default: false },
   },
 });
 type Spread = 'scattered' | 'neighbours';
@@ -117,6 +120,12 @@ async function spreadDueDates(database: ReturnType<typeof createDatabase>, sprea
   await sql`delete from sla_alerts`.execute(db);
 }
 
+/**
+ * What the spread and the sweeps rewrite on PostgreSQL, vacuumed as autovacuum would: the tickets,
+ * their SLA copy, the alerts, and the SLA figures, whose few hundred rows each crossing moves.
+ */
+const SWEPT_TABLES = 'tickets, ticket_sla_watch, sla_alerts, ticket_report_sla_now, ticket_report_sla_daily';
+
 interface Row {
   first: number;
   crossing: number[];
@@ -160,8 +169,10 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
       started = performance.now();
       await spreadDueDates(database, spread);
       // What autovacuum does after such a rewrite on PostgreSQL: without it the sweep's partial
-      // indexes still hold the rewritten rows' old entries, and each search steps over them.
-      if (dialect === 'postgres') await sql`vacuum analyze tickets, ticket_sla_watch, sla_alerts`.execute(database.db);
+      // indexes still hold the rewritten rows' old entries, and each search steps over them; and
+      // each SLA figure's row, rewritten once per ticket the spread moved, has its key's index
+      // entries for every old version, which each upsert of the row walks.
+      if (dialect === 'postgres') await sql`vacuum analyze ${sql.raw(SWEPT_TABLES)}`.execute(database.db);
       console.log(`[${dialect}] ${spread}: SLA columns spread in ${s(started)}`);
       const row: Row = {
         first: 0,
@@ -181,7 +192,7 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
         // And what the checkpointer does with the dirty pages meanwhile: left in the buffer pool,
         // the sweep's own reads would first have to write them out to make room.
         if (dialect === 'postgres') {
-          await sql`vacuum tickets, ticket_sla_watch, sla_alerts`.execute(database.db);
+          await sql`vacuum ${sql.raw(SWEPT_TABLES)}`.execute(database.db);
           await sql`checkpoint`.execute(database.db);
         }
         // No sweep follows a bulk write at once: past the second after a write, caches serve again.
@@ -211,7 +222,8 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
     await services.notifications.close();
   } finally {
     await database.destroy();
-    if (dbName) await dropDatabase(dbName, adminUrl);
+    if (dbName && args.keep) console.log(`[${dialect}] kept: ${databaseUrl}`);
+    else if (dbName) await dropDatabase(dbName, adminUrl);
   }
 }
 

@@ -516,6 +516,21 @@ describe.each(dialects)('dashboard summary on %s', (dialect) => {
       await expectRecount({ from: '2025-04-01', to: '2025-04-30' });
     });
 
+    it('follows one statement that moves many tickets at once, as the alert sweep writes', async () => {
+      const range = { from: '2025-02-01', to: '2025-12-31' };
+      // States moved, resolutions and area changes in one update: several tickets move each
+      // counter row, some of them one way and others back.
+      await sql`update tickets set
+          sla_state = case when id % 3 = 0 then 'breached' when id % 3 = 1 then 'at_risk' else sla_state end,
+          resolved_at = case when id % 5 = 0 then coalesce(resolved_at, resolution_due_at) else resolved_at end,
+          area_id = case when id % 7 = 0 then 2 else area_id end
+        where resolution_due_at is not null`.execute(db());
+      const maintained = (await summary(supervisor, range)).json().data as TReportSummary;
+      expect(maintained.totals.sla_breached_now).toBeGreaterThan(5);
+      await rebuildTicketReportDerivations(db() as unknown as Kysely<unknown>, dialect);
+      expect((await summary(supervisor, range)).json().data).toEqual(maintained);
+    });
+
     it('follows a bulk load with the triggers suspended (the benchmark generator)', async () => {
       await withTicketDerivationsSuspended(db() as unknown as Kysely<unknown>, dialect, async () => {
         for (let i = 0; i < 20; i++) {

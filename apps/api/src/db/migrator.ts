@@ -39,6 +39,7 @@ import * as freshGroupLoads from './migrations/0038-fresh-group-loads.ts';
 import * as attrBlocksSharded from './migrations/0039-attr-blocks-sharded.ts';
 import * as freshLoadsAtOnce from './migrations/0040-fresh-loads-at-once.ts';
 import * as ticketSlaWatch from './migrations/0041-ticket-sla-watch.ts';
+import * as ticketUpdatesByStatement from './migrations/0042-ticket-updates-by-statement.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -83,6 +84,7 @@ const migrations: Record<string, DialectMigration> = {
   '0039-attr-blocks-sharded': attrBlocksSharded,
   '0040-fresh-loads-at-once': freshLoadsAtOnce,
   '0041-ticket-sla-watch': ticketSlaWatch,
+  '0042-ticket-updates-by-statement': ticketUpdatesByStatement,
 };
 
 class StaticProvider implements MigrationProvider {
