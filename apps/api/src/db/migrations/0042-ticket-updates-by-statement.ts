@@ -4,8 +4,8 @@ import { runStatements } from './run-statements.ts';
 
 /**
  * PostgreSQL: three derivations of a ticket update run once per statement, over the rows it
- * changed (its transition tables, which the attribute blocks' trigger already has captured),
- * instead of once per row:
+ * changed (its transition tables, captured already for the attribute blocks' trigger), instead
+ * of once per row:
  *
  * - `ticket_sla_watch`'s copy (migration 0041): one update, joined by id;
  * - the SLA figures (migration 0032): each counter row's change summed over the statement and
@@ -16,8 +16,9 @@ import { runStatements } from './run-statements.ts';
  *
  * Why: the alert sweep moves tens of tickets in one statement, changing only their SLA state
  * and alert level. Each move ran two trigger functions of its own, each counter row was written
- * once per ticket that moved it, and every moved ticket's text index was read whole. A single
- * ticket's write costs about the same either way.
+ * once per ticket that moved it, and every moved ticket's text index was read whole. In exchange
+ * an update that changes no SLA column runs the two SLA functions too (a row's trigger could be
+ * skipped by its condition), each finding no row to follow.
  *
  * SQLite runs its triggers in process, row by row, where a call costs next to nothing: unchanged.
  */
