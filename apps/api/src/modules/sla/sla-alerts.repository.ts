@@ -163,9 +163,10 @@ export function createSlaAlertsRepository(database: Database) {
      * Moves the tickets' stored state, those a writer did not move meanwhile (`breached` from
      * `ok` or `at_risk`, `at_risk` from `ok`), raises their alert level to the threshold the new
      * state crosses, in the same write, and writes each breach's `SLA vencido` on the timeline,
-     * by the portal itself (no user) at `at`: a ticket row is rewritten once per crossing (in
-     * place on PostgreSQL), and its `ticket_sla_watch` row with that table's indexes, by the
-     * update's triggers. The tickets moved, to their new state. One statement on PostgreSQL
+     * by the portal itself (no user) at `at`: a ticket row is rewritten once per crossing (on
+     * PostgreSQL in place when its page has room, else with every index of `tickets`), and its
+     * `ticket_sla_watch` row with that table's indexes, by the update's triggers. The tickets
+     * moved, to their new state. One statement on PostgreSQL
      * (a round trip each); one per ticket on SQLite, in process, where an update by a list of ids
      * costs more than the same updates one by one.
      */
