@@ -26,7 +26,10 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   if (dialect === 'postgres') await runStatements(db, postgres);
 }
 
-/** The copied columns of `ticket_sla_watch`, and the ticket columns a change of which it follows. */
+/**
+ * The copied columns of `ticket_sla_watch`, and the ticket columns a change of which it follows
+ * (the due-date sorts follow their dates).
+ */
 const WATCHED = [
   'sla_state',
   'sla_alerted',
@@ -37,15 +40,7 @@ const WATCHED = [
   'resolution_due_sort',
   'first_response_due_sort',
 ];
-const WATCHED_SOURCES = [
-  'sla_state',
-  'sla_alerted',
-  'sla_at_risk_at',
-  'resolution_due_at',
-  'resolved_at',
-  'sla_paused_at',
-  'first_response_due_at',
-];
+const WATCHED_SOURCES = [...new Set(WATCHED.map((c) => c.replace(/_sort$/, '_at')))];
 
 /** The ticket columns the SLA figures read. */
 const FIGURED = [
