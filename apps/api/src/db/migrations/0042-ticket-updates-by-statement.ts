@@ -82,6 +82,14 @@ const SIDES = `sides (id, area_id, project_id, state, due, resolved, response_du
         n.first_response_due_at, n.first_responded_at, 1)) s
     where ${anyChanged(FIGURED)})`;
 
+/** Replaces the row trigger `name` on ticket updates by one per statement, running `fn` over its rows. */
+const byStatement = (name: string, fn: string) => [
+  `drop trigger ${name} on tickets`,
+  `create trigger ${name} after update on tickets
+    referencing old table as old_rows new table as new_rows
+    for each statement execute function ${fn}()`,
+];
+
 const day = (t: string) => `to_char(${t} at time zone 'UTC', 'YYYY-MM-DD')`;
 
 const postgres = [
@@ -92,10 +100,7 @@ const postgres = [
       where w.ticket_id = n.id and (${anyChanged(WATCHED_SOURCES)});
       return null;
     end $$`,
-  `drop trigger tickets_sla_watch_update on tickets`,
-  `create trigger tickets_sla_watch_update after update on tickets
-    referencing old table as old_rows new table as new_rows
-    for each statement execute function portal_ticket_sla_watch_rows()`,
+  ...byStatement('tickets_sla_watch_update', 'portal_ticket_sla_watch_rows'),
 
   // Resolutions (met on the day resolved, breached on the day due) and first responses (on the
   // earlier of the response and its due date), the same rules as portal_ticket_sla_report_side.
@@ -134,10 +139,7 @@ const postgres = [
       on conflict (area_id, project_id, sla_state, shard) do update set n = c.n + excluded.n;
       return null;
     end $$`,
-  `drop trigger tickets_sla_report_update on tickets`,
-  `create trigger tickets_sla_report_update after update on tickets
-    referencing old table as old_rows new table as new_rows
-    for each statement execute function portal_ticket_sla_report_rows()`,
+  ...byStatement('tickets_sla_report_update', 'portal_ticket_sla_report_rows'),
 
   `create or replace function portal_ticket_attr_blocks() returns trigger language plpgsql as $$
     begin
