@@ -1,6 +1,7 @@
 import { RECORD_STATUS, type SlaState } from '@portal/contract';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { executePrepared } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
 
 export type SlaThreshold = 'at_risk' | 'breached';
@@ -36,9 +37,8 @@ export interface DueAlert {
 /** Any 64-bit key the portal's processes agree on: the sweep's PostgreSQL advisory lock. */
 const SWEEP_LOCK_KEY = 7_320_321_032;
 
-const sweptColumns = sql.raw(
-  't.id, t.sla_policy_id, w.sla_state, w.sla_at_risk_at, w.resolution_due_at, w.sla_alerted, t.created_by, t.user_assigned_id',
-);
+/** What a ticket search reads of `ticket_sla_watch`; the round's statement adds the ticket's row. */
+const watchColumns = sql.raw('w.ticket_id, w.sla_state, w.sla_at_risk_at, w.resolution_due_at, w.sla_alerted');
 const dueColumns = sql.raw('a.ticket_id, a.threshold, t.user_assigned_id, t.area_id, t.resolved_at, t.created_by');
 
 type Columns = RawBuilder<unknown>;
@@ -46,13 +46,9 @@ type Columns = RawBuilder<unknown>;
 /** Names the index a search reads: SQLite is told (`indexed by`), PostgreSQL's planner finds it. */
 type Hint = (index: string) => RawBuilder<unknown>;
 
-/**
- * The tickets of a search of `ticket_sla_watch` (`w`, the SLA clock columns with their
- * indexes, migration 0041), joined to their rows (`t`) for who they concern.
- */
+/** A search of `ticket_sla_watch` (`w`, the SLA clock columns with their indexes, migration 0041). */
 const watched = (columns: Columns, index: string, hint: Hint, where: RawBuilder<unknown>) =>
-  sql<SweptTicket>`select ${columns} from ticket_sla_watch w ${hint(index)}
-    join tickets t on t.id = w.ticket_id where ${where}`;
+  sql`select ${columns} from ticket_sla_watch w ${hint(index)} where ${where}`;
 
 /**
  * The sweep's searches. Each reads a partial index of `ticket_sla_watch` by its leading
@@ -62,20 +58,20 @@ const watched = (columns: Columns, index: string, hint: Hint, where: RawBuilder<
  */
 const searches = {
   staleOk: (columns: Columns, now: string, limit: number, hint: Hint) =>
-    sql<SweptTicket>`${watched(columns, 'ticket_sla_watch_risk_sweep_idx', hint, sql`w.sla_state = 'ok' and w.sla_at_risk_at <= ${now}`)}
+    sql`${watched(columns, 'ticket_sla_watch_risk_sweep_idx', hint, sql`w.sla_state = 'ok' and w.sla_at_risk_at <= ${now}`)}
       order by w.sla_at_risk_at limit ${limit}`,
   staleDue: (columns: Columns, now: string, limit: number, hint: Hint) =>
-    sql<SweptTicket>`${watched(columns, 'ticket_sla_watch_breach_sweep_idx', hint, sql`w.sla_state in ('ok', 'at_risk') and w.resolution_due_at <= ${now}`)}
+    sql`${watched(columns, 'ticket_sla_watch_breach_sweep_idx', hint, sql`w.sla_state in ('ok', 'at_risk') and w.resolution_due_at <= ${now}`)}
       order by w.resolution_due_at limit ${limit}`,
   unalertedAtRisk: (columns: Columns, now: string, limit: number, hint: Hint) =>
-    sql<SweptTicket>`${watched(
+    sql`${watched(
       columns,
       'ticket_sla_watch_risk_alert_idx',
       hint,
       sql`w.sla_alerted = 0 and w.resolved_at is null and w.sla_paused_at is null and w.sla_at_risk_at <= ${now}`,
     )} order by w.sla_at_risk_at limit ${limit}`,
   unalertedDue: (columns: Columns, now: string, limit: number, hint: Hint) =>
-    sql<SweptTicket>`${watched(
+    sql`${watched(
       columns,
       'ticket_sla_watch_breach_alert_idx',
       hint,
@@ -94,15 +90,20 @@ type TicketSearch = (typeof ticketSearches)[number];
 
 /**
  * The four ticket searches as one statement (one round trip): each its own index range, order
- * and limit, as a subquery of a `union all`, its rows tagged with the search's name.
+ * and limit, as a subquery of a `union all`, its rows tagged with the search's name; then each
+ * found ticket's row (`t`), for who it concerns.
  */
-const allTicketSearches = (columns: Columns, now: string, limit: number, hint: Hint) =>
-  sql<SweptTicket & { search: TicketSearch }>`${sql.join(
-    ticketSearches.map(
-      (name) => sql`select ${sql.lit(name)} as search, s.* from (${searches[name](columns, now, limit, hint)}) s`,
-    ),
-    sql` union all `,
-  )}`;
+const allTicketSearches = (now: string, limit: number, hint: Hint) =>
+  sql<SweptTicket & { search: TicketSearch }>`select s.search, t.id, t.sla_policy_id, s.sla_state,
+      s.sla_at_risk_at, s.resolution_due_at, s.sla_alerted, t.created_by, t.user_assigned_id
+    from (${sql.join(
+      ticketSearches.map(
+        (name) =>
+          sql`select ${sql.lit(name)} as search, f.* from (${searches[name](watchColumns, now, limit, hint)}) f`,
+      ),
+      sql` union all `,
+    )}) s
+    join tickets t on t.id = s.ticket_id`;
 
 /**
  * The alert sweep's SQL: the tickets still `ok` past their at-risk instant, the ones `ok` or
@@ -112,6 +113,10 @@ const allTicketSearches = (columns: Columns, now: string, limit: number, hint: H
 export function createSlaAlertsRepository(database: Database) {
   const { dialect } = database;
   const rows = async <T>(query: RawBuilder<T>, trx: Kysely<DB>) => (await query.execute(trx)).rows;
+  // A statement whose plan does not depend on its values, prepared once per pool connection
+  // (db/prepared.ts). Not the searches: their plan depends on the instant and the limit, and
+  // the plan PostgreSQL makes for any value (which it may keep after a few runs) is far slower.
+  const preparedRows = async <T>(query: RawBuilder<T>, trx: Kysely<DB>) => (await executePrepared(trx, query)).rows;
   const hint: Hint = (index) => (dialect === 'postgres' ? sql`` : sql.raw(`indexed by ${index}`));
 
   return {
@@ -132,7 +137,7 @@ export function createSlaAlertsRepository(database: Database) {
      */
     async tryLock(trx: Kysely<DB>): Promise<boolean> {
       if (dialect !== 'postgres') return true;
-      const [row] = await rows(
+      const [row] = await preparedRows(
         sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${SWEEP_LOCK_KEY}) as ok,
           set_config('synchronous_commit', 'off', true) as commit_mode`,
         trx,
@@ -153,7 +158,7 @@ export function createSlaAlertsRepository(database: Database) {
         unalertedDue: [],
         unalertedAtRisk: [],
       };
-      for (const { search, ...ticket } of await rows(allTicketSearches(sweptColumns, now, limit, hint), trx)) {
+      for (const { search, ...ticket } of await rows(allTicketSearches(now, limit, hint), trx)) {
         found[search].push(ticket);
       }
       return found;
@@ -178,7 +183,7 @@ export function createSlaAlertsRepository(database: Database) {
       const moved = new Map<number, SlaThreshold>();
       if (moves.length === 0) return moved;
       if (dialect === 'postgres') {
-        const found = await rows(
+        const found = await preparedRows(
           sql<{ id: number; to: SlaThreshold }>`with moved as (
               update tickets t
               set sla_state = m.state, sla_alerted = greatest(t.sla_alerted, m.level)
@@ -257,33 +262,40 @@ export function createSlaAlertsRepository(database: Database) {
       return inserted.length;
     },
 
-    /** Pending alerts due by `now`, oldest first (sla_alerts_pending_idx). */
-    due: (now: string, limit: number, trx: Kysely<DB>) => rows(searches.due(dueColumns, now, limit, hint), trx),
-
     /**
-     * Marks the alerts delivered, those not marked yet, in one statement; the ones this call
-     * marked, as `ticket_id:threshold`.
+     * Takes the alerts due by `now`, oldest first (sla_alerts_pending_idx), at most `limit`: marks
+     * them delivered (`sent_at`) and answers them with what their recipients depend on. On
+     * PostgreSQL one statement; on SQLite the search, then the mark by a list of keys.
      */
-    async markSent(
-      alerts: readonly { ticket_id: number; threshold: SlaThreshold }[],
-      at: string,
-      trx: Kysely<DB>,
-    ): Promise<Set<string>> {
-      if (alerts.length === 0) return new Set<string>();
+    async claimDue(now: string, limit: number, trx: Kysely<DB>): Promise<DueAlert[]> {
+      if (dialect === 'postgres') {
+        return rows(
+          sql<DueAlert>`with due as (${searches.due(dueColumns, now, limit, hint)}),
+            marked as (
+              update sla_alerts a set sent_at = ${now}::timestamptz from due d
+              where a.ticket_id = d.ticket_id and a.threshold = d.threshold and a.sent_at is null
+              returning a.ticket_id, a.threshold)
+            select d.* from due d join marked m on m.ticket_id = d.ticket_id and m.threshold = d.threshold`,
+          trx,
+        );
+      }
+      const due = await rows(searches.due(dueColumns, now, limit, hint), trx);
+      if (due.length === 0) return [];
       const marked = await trx
         .updateTable('sla_alerts')
-        .set({ sent_at: at })
+        .set({ sent_at: now })
         .where((eb) =>
           eb(
             eb.refTuple('ticket_id', 'threshold'),
             'in',
-            alerts.map((a) => eb.tuple(a.ticket_id, a.threshold)),
+            due.map((a) => eb.tuple(a.ticket_id, a.threshold)),
           ),
         )
         .where('sent_at', 'is', null)
         .returning(['ticket_id', 'threshold'])
         .execute();
-      return new Set(marked.map((r) => alertKey(r.ticket_id, r.threshold as SlaThreshold)));
+      const keys = new Set(marked.map((r) => alertKey(r.ticket_id, r.threshold as SlaThreshold)));
+      return due.filter((a) => keys.has(alertKey(a.ticket_id, a.threshold)));
     },
 
     /** The active users whose role supervises (is_supervisor), by the area they belong to. */
@@ -311,9 +323,7 @@ export function createSlaAlertsRepository(database: Database) {
      */
     async explain(search: SlaSweepSearch | 'tickets', now: string): Promise<string> {
       const query =
-        search === 'tickets'
-          ? allTicketSearches(sql.raw('1 as one'), now, 100, hint)
-          : searches[search](sql.raw('1'), now, 100, hint);
+        search === 'tickets' ? allTicketSearches(now, 100, hint) : searches[search](sql.raw('1'), now, 100, hint);
       const plan = await database.db.transaction().execute(async (trx) => {
         if (dialect !== 'postgres') return sql`explain query plan ${query}`.execute(trx);
         await sql`set local enable_seqscan = off`.execute(trx);

@@ -4,7 +4,6 @@ import { nextOpening } from '../../lib/business-time.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import {
   ALERT_LEVEL,
-  alertKey,
   createSlaAlertsRepository,
   type SlaThreshold,
   type SweptTicket,
@@ -99,10 +98,22 @@ export function createSlaAlertSweep(deps: Deps) {
 
       // Alerts: one per ticket and threshold crossed, due when its calendar next opens. A state
       // the moves above set carries its level already; one a write set has it raised here.
-      const notifyAt = (threshold: SlaThreshold) => (t: SweptTicket) => {
-        const calendar = rules.find((r) => r.id === t.sla_policy_id)?.calendar;
-        return { id: t.id, threshold, notifyAt: new Date(calendar ? nextOpening(calendar, at) : at).toISOString() };
+      // Every alert found now is due at its calendar's next opening from now: one per policy.
+      const openings = new Map<number | null, string>();
+      const openingOf = (policyId: number | null) => {
+        let opening = openings.get(policyId);
+        if (opening === undefined) {
+          const calendar = rules.find((r) => r.id === policyId)?.calendar;
+          opening = new Date(calendar ? nextOpening(calendar, at) : at).toISOString();
+          openings.set(policyId, opening);
+        }
+        return opening;
       };
+      const notifyAt = (threshold: SlaThreshold) => (t: SweptTicket) => ({
+        id: t.id,
+        threshold,
+        notifyAt: openingOf(t.sla_policy_id),
+      });
       // Past its due date too: only `Vencido` (the breach search takes it, in this round or the next).
       const stillDue = (t: SweptTicket) => Date.parse(t.resolution_due_at) > at;
       // The searches read the tickets before the moves: one moved here to the threshold it was
@@ -129,10 +140,8 @@ export function createSlaAlertSweep(deps: Deps) {
       );
 
       // Delivery: each due alert once, to the assignee or the area's supervisors, by their channels.
-      const due = await alerts.due(now, batch, trx);
-      const sent = await alerts.markSent(due, now, trx);
       // A ticket resolved while its alert waited is not alerted (the alert stays marked).
-      const delivering = due.filter((a) => sent.has(alertKey(a.ticket_id, a.threshold)) && a.resolved_at === null);
+      const delivering = (await alerts.claimDue(now, batch, trx)).filter((a) => a.resolved_at === null);
       const unassignedAreas = delivering.filter((a) => a.user_assigned_id === null).map((a) => a.area_id);
       const supervisors = await alerts.areaSupervisors([...new Set(unassignedAreas)], trx);
       const notices = delivering.flatMap((a) =>
