@@ -28,6 +28,8 @@ export interface SweptTicket {
 export interface DueAlert {
   ticket_id: number;
   threshold: SlaThreshold;
+  /** The ticket's name, for the mails. */
+  name: string;
   user_assigned_id: number | null;
   area_id: number;
   resolved_at: string | null;
@@ -39,7 +41,9 @@ const SWEEP_LOCK_KEY = 7_320_321_032;
 
 /** What a ticket search reads of `ticket_sla_watch`; the round's statement adds the ticket's row. */
 const watchColumns = sql.raw('w.ticket_id, w.sla_state, w.sla_at_risk_at, w.resolution_due_at, w.sla_alerted');
-const dueColumns = sql.raw('a.ticket_id, a.threshold, t.user_assigned_id, t.area_id, t.resolved_at, t.created_by');
+const dueColumns = sql.raw(
+  'a.ticket_id, a.threshold, t.name, t.user_assigned_id, t.area_id, t.resolved_at, t.created_by',
+);
 
 type Columns = RawBuilder<unknown>;
 

@@ -150,6 +150,7 @@ export function createSlaAlertSweep(deps: Deps) {
             recipientId,
             actorId: null,
             ticketId: a.ticket_id,
+            ticketName: a.name,
             event: 'sla' as const,
             message: a.threshold === 'breached' ? NOTIFICATION_TEXT.slaBreached : NOTIFICATION_TEXT.slaAtRisk,
             type: a.threshold === 'breached' ? ('error' as const) : ('warning' as const),
