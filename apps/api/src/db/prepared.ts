@@ -12,10 +12,10 @@ interface Compilable<R> {
 }
 
 /**
- * Runs a statement that every ticket creation runs (the creation itself, a group's lock and
- * members, a notification) as a prepared statement on PostgreSQL: each pool connection parses
- * it once and, after a few runs, keeps one plan for it, where an unnamed statement is parsed
- * and planned on every run. Only for statements whose best plan does not depend on the values
+ * Runs a statement run often with the same text (each ticket creation's: the creation itself,
+ * a group's lock and members, a notification; each SLA sweep round's lock and moves) as a
+ * prepared statement on PostgreSQL: each pool connection parses it once and, after a few runs,
+ * keeps one plan for it, where an unnamed statement is parsed and planned on every run. Only for statements whose best plan does not depend on the values
  * they are given (a list's does: its filters decide which index to read). SQLite keeps every
  * statement prepared already (database.ts `withStatementCache`), and reads the mark as a comment.
  */
