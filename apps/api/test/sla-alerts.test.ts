@@ -65,6 +65,14 @@ describe.each(dialects)('SLA alerts on %s', (dialect) => {
       .where('kind', '=', 'sla_breached')
       .execute();
 
+  const alertRowsOf = (ticketId: number) =>
+    db()
+      .selectFrom('sla_alerts')
+      .select(['threshold', 'notify_at', 'sent_at'])
+      .where('ticket_id', '=', ticketId)
+      .orderBy('threshold')
+      .execute();
+
   it('alerts once per threshold: the area supervisors while unassigned, then the assignee', async () => {
     const id = await create();
     // Due at 13:00, at risk from 12:00.
@@ -78,6 +86,10 @@ describe.each(dialects)('SLA alerts on %s', (dialect) => {
     expect(await stateOf(id)).toBe('at_risk');
     const atRisk = [supervisorId, NOTIFICATION_TEXT.slaAtRisk, 'warning'];
     expect(await alertsOf(id)).toEqual([atRisk]);
+    // Due at once (the calendar is open): written delivered.
+    expect(await alertRowsOf(id)).toEqual([
+      { threshold: 'at_risk', notify_at: iso('2026-11-18T12:05'), sent_at: iso('2026-11-18T12:05') },
+    ]);
     now = mx('2026-11-18T12:10');
     await sweep();
     expect(await alertsOf(id)).toEqual([atRisk]);
@@ -154,6 +166,28 @@ describe.each(dialects)('SLA alerts on %s', (dialect) => {
     now = mx('2026-11-23T10:00');
     await sweep();
     expect(await alertsOf(id)).toHaveLength(1);
+  });
+
+  it('delivers in one round the alerts it writes and those that waited for the calendar', async () => {
+    now = mx('2026-11-20T14:00');
+    const waited = await create();
+    now = mx('2026-11-20T18:30');
+    await sweep();
+    expect(await alertRowsOf(waited)).toEqual([
+      { threshold: 'breached', notify_at: iso('2026-11-23T09:00'), sent_at: null },
+    ]);
+    // Monday: a new ticket at risk from 12:00; no round until 12:05.
+    now = mx('2026-11-23T09:00');
+    const fresh = await create();
+    now = mx('2026-11-23T12:05');
+    await sweep();
+    expect(await alertsOf(waited)).toEqual([[supervisorId, NOTIFICATION_TEXT.slaBreached, 'error']]);
+    expect(await alertsOf(fresh)).toEqual([[supervisorId, NOTIFICATION_TEXT.slaAtRisk, 'warning']]);
+    const sent = iso('2026-11-23T12:05');
+    expect(await alertRowsOf(waited)).toEqual([
+      { threshold: 'breached', notify_at: iso('2026-11-23T09:00'), sent_at: sent },
+    ]);
+    expect(await alertRowsOf(fresh)).toEqual([{ threshold: 'at_risk', notify_at: sent, sent_at: sent }]);
   });
 
   it('drops a waiting alert of a ticket resolved before the calendar opened', async () => {

@@ -1,8 +1,9 @@
-import { RECORD_STATUS, type SlaState } from '@portal/contract';
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { RECORD_STATUS, type MailRhythm, type NotificationChannel, type SlaState } from '@portal/contract';
+import { sql, type ExpressionBuilder, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
+import type { MailPerson } from '../mail/mail-notifier.ts';
 
 export type SlaThreshold = 'at_risk' | 'breached';
 
@@ -16,6 +17,9 @@ export const alertKey = (ticketId: number, threshold: SlaThreshold) => `${ticket
 export interface SweptTicket {
   id: number;
   sla_policy_id: number | null;
+  /** The ticket's name, for the mails of its alerts. */
+  name: string;
+  area_id: number;
   sla_state: SlaState;
   sla_at_risk_at: string;
   resolution_due_at: string;
@@ -34,6 +38,13 @@ export interface DueAlert {
   area_id: number;
   resolved_at: string | null;
   created_by: number;
+}
+
+/** An alert to write: its ticket as the round's search read it, its threshold, when it is due. */
+export interface NewAlert {
+  ticket: SweptTicket;
+  threshold: SlaThreshold;
+  notifyAt: string;
 }
 
 /** Any 64-bit key the portal's processes agree on: the sweep's PostgreSQL advisory lock. */
@@ -98,7 +109,7 @@ type TicketSearch = (typeof ticketSearches)[number];
  * found ticket's row (`t`), for who it concerns.
  */
 const allTicketSearches = (now: string, limit: number, hint: Hint) =>
-  sql<SweptTicket & { search: TicketSearch }>`select s.search, t.id, t.sla_policy_id, s.sla_state,
+  sql<SweptTicket & { search: TicketSearch }>`select s.search, t.id, t.sla_policy_id, t.name, t.area_id, s.sla_state,
       s.sla_at_risk_at, s.resolution_due_at, s.sla_alerted, t.created_by, t.user_assigned_id
     from (${sql.join(
       ticketSearches.map(
@@ -123,11 +134,39 @@ export function createSlaAlertsRepository(database: Database) {
   const preparedRows = async <T>(query: RawBuilder<T>, trx: Kysely<DB>) => (await executePrepared(trx, query)).rows;
   const hint: Hint = (index) => (dialect === 'postgres' ? sql`` : sql.raw(`indexed by ${index}`));
 
+  /** SQLite: takes the pending alerts due by `now` (scheduleAndClaim): the search, then the mark. */
+  async function claimDue(now: string, limit: number, trx: Kysely<DB>): Promise<DueAlert[]> {
+    const due = await rows(searches.due(dueColumns, now, limit, hint), trx);
+    if (due.length === 0) return [];
+    const marked = await trx
+      .updateTable('sla_alerts')
+      .set({ sent_at: now })
+      .where((eb) =>
+        eb(
+          eb.refTuple('ticket_id', 'threshold'),
+          'in',
+          due.map((a) => eb.tuple(a.ticket_id, a.threshold)),
+        ),
+      )
+      .where('sent_at', 'is', null)
+      .returning(['ticket_id', 'threshold'])
+      .execute();
+    const keys = new Set(marked.map((r) => alertKey(r.ticket_id, r.threshold as SlaThreshold)));
+    return due.filter((a) => keys.has(alertKey(a.ticket_id, a.threshold)));
+  }
+
   return {
     /**
-     * Takes the sweep for this transaction: on PostgreSQL one process at a time (a transaction
-     * advisory lock, released at commit; a process that finds it taken skips this round). SQLite
-     * serves one process, whose sweeps never overlap (sla-alerts.ts).
+     * Takes the sweep for this transaction and makes the round's ticket searches, in one
+     * statement; null when another process holds the sweep.
+     *
+     * The lock: on PostgreSQL one process at a time (a transaction advisory lock, released at
+     * commit; a process that finds it taken skips this round). SQLite serves one process, whose
+     * sweeps never overlap (sla-alerts.ts). The searches' snapshot is taken as their statement
+     * starts, before the lock: a round another process commits in between is not seen and its
+     * tickets are found again. That round is not redone: each write of a round holds only if what
+     * it changes is still as found (a state moves from the one it holds, an alert is written once,
+     * a pending alert marked once), and the statements that write read the rows as committed.
      *
      * On PostgreSQL the same statement lets the round's commit not wait for its WAL to reach the
      * disk (`set_config` for this transaction only). A crash right after can lose the round, and
@@ -138,33 +177,38 @@ export function createSlaAlertsRepository(database: Database) {
      * which holds this round's. What may be seen before is a live stream's notice of the round,
      * sent again by the redo. A ticket write made after the round commits waits for its own WAL,
      * which holds the round's: none survives a crash that lost the round.
+     *
+     * The searches: `staleDue`, tickets stored `ok` or `at_risk` past their resolution due date;
+     * `staleOk`, tickets stored `ok` past their at-risk instant; `unalertedDue` and
+     * `unalertedAtRisk`, running tickets past a threshold they were never alerted for. All four
+     * read the same snapshot, taken before the round writes.
      */
-    async tryLock(trx: Kysely<DB>): Promise<boolean> {
-      if (dialect !== 'postgres') return true;
-      const [row] = await preparedRows(
-        sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${SWEEP_LOCK_KEY}) as ok,
-          set_config('synchronous_commit', 'off', true) as commit_mode`,
-        trx,
-      );
-      return row?.ok === true;
-    },
-
-    /**
-     * The round's ticket searches, in one statement, by search: `staleDue`, tickets stored `ok`
-     * or `at_risk` past their resolution due date; `staleOk`, tickets stored `ok` past their
-     * at-risk instant; `unalertedDue` and `unalertedAtRisk`, running tickets past a threshold
-     * they were never alerted for. All four read the same snapshot, taken before the round writes.
-     */
-    async search(now: string, limit: number, trx: Kysely<DB>): Promise<Record<TicketSearch, SweptTicket[]>> {
+    async lockAndSearch(
+      now: string,
+      limit: number,
+      trx: Kysely<DB>,
+    ): Promise<Record<TicketSearch, SweptTicket[]> | null> {
       const found: Record<TicketSearch, SweptTicket[]> = {
         staleDue: [],
         staleOk: [],
         unalertedDue: [],
         unalertedAtRisk: [],
       };
-      for (const { search, ...ticket } of await rows(allTicketSearches(now, limit, hint), trx)) {
-        found[search].push(ticket);
+      const searched = allTicketSearches(now, limit, hint);
+      if (dialect !== 'postgres') {
+        for (const { search, ...ticket } of await rows(searched, trx)) found[search].push(ticket);
+        return found;
       }
+      // The lock's row, then each ticket found (none when the lock is taken).
+      const answered = await rows(
+        sql<{ locked: boolean } & (SweptTicket & { search: TicketSearch | null })>`with lock as materialized (
+            select pg_try_advisory_xact_lock(${SWEEP_LOCK_KEY}) as ok,
+              set_config('synchronous_commit', 'off', true) as commit_mode)
+          select l.ok as locked, f.* from lock l left join (${searched}) f on l.ok`,
+        trx,
+      );
+      if (answered[0]?.locked !== true) return null;
+      for (const ticket of answered) if (ticket.search !== null) found[ticket.search].push(ticket);
       return found;
     },
 
@@ -249,74 +293,140 @@ export function createSlaAlertsRepository(database: Database) {
     },
 
     /**
-     * Each ticket's alert for its threshold, due at its `notifyAt`: written once (the primary
-     * key). How many this call wrote.
+     * Writes each ticket's alert for its threshold, once (the primary key), and takes the alerts
+     * to deliver now: those just written whose time has come, written delivered (`sent_at`),
+     * then those written before and due by now, oldest first (sla_alerts_pending_idx), at most
+     * `limit`, marked delivered. An alert due later is written pending. Answers how many alerts
+     * were written, and those to deliver with what their recipients depend on. On PostgreSQL
+     * one statement; on SQLite the insert, then the search and the mark by a list of keys.
      */
-    async schedule(
-      alerts: readonly { id: number; threshold: SlaThreshold; notifyAt: string }[],
+    async scheduleAndClaim(
+      alerts: readonly NewAlert[],
+      now: string,
+      limit: number,
       trx: Kysely<DB>,
-    ): Promise<number> {
-      if (alerts.length === 0) return 0;
-      const inserted = await trx
-        .insertInto('sla_alerts')
-        .values(alerts.map((a) => ({ ticket_id: a.id, threshold: a.threshold, notify_at: a.notifyAt, sent_at: null })))
-        .onConflict((oc) => oc.columns(['ticket_id', 'threshold']).doNothing())
-        .returning('ticket_id')
-        .execute();
-      return inserted.length;
-    },
-
-    /**
-     * Takes the alerts due by `now`, oldest first (sla_alerts_pending_idx), at most `limit`: marks
-     * them delivered (`sent_at`) and answers them with what their recipients depend on. On
-     * PostgreSQL one statement; on SQLite the search, then the mark by a list of keys.
-     */
-    async claimDue(now: string, limit: number, trx: Kysely<DB>): Promise<DueAlert[]> {
+    ): Promise<{ scheduled: number; due: DueAlert[] }> {
+      const at = Date.parse(now);
+      const sentAt = (a: NewAlert) => (Date.parse(a.notifyAt) <= at ? now : null);
+      const byKey = new Map(alerts.map((a) => [alertKey(a.ticket.id, a.threshold), a]));
+      /** An alert written here and due now, with its ticket as the round read it. */
+      const fresh = (key: string): DueAlert[] => {
+        const a = byKey.get(key);
+        if (!a) return [];
+        const { id, name, user_assigned_id, area_id, created_by } = a.ticket;
+        return [
+          { ticket_id: id, threshold: a.threshold, name, user_assigned_id, area_id, resolved_at: null, created_by },
+        ];
+      };
       if (dialect === 'postgres') {
-        return rows(
-          sql<DueAlert>`with due as (${searches.due(dueColumns, now, limit, hint)}),
+        const answered = await rows(
+          sql<DueAlert & { written: boolean; deliver: boolean }>`with written as (
+              insert into sla_alerts (ticket_id, threshold, notify_at, sent_at)
+              select * from unnest(${alerts.map((a) => a.ticket.id)}::int[],
+                ${alerts.map((a) => a.threshold)}::text[], ${alerts.map((a) => a.notifyAt)}::timestamptz[],
+                ${alerts.map(sentAt)}::timestamptz[])
+              on conflict (ticket_id, threshold) do nothing
+              returning ticket_id, threshold, sent_at is not null as deliver),
+            due as (${searches.due(dueColumns, now, limit, hint)}),
             marked as (
               update sla_alerts a set sent_at = ${now}::timestamptz from due d
               where a.ticket_id = d.ticket_id and a.threshold = d.threshold and a.sent_at is null
               returning a.ticket_id, a.threshold)
-            select d.* from due d join marked m on m.ticket_id = d.ticket_id and m.threshold = d.threshold`,
+            select w.ticket_id, w.threshold, true as written, w.deliver, null as name, null as user_assigned_id,
+              null as area_id, null as resolved_at, null as created_by
+            from written w
+            union all
+            select d.ticket_id, d.threshold, false, true, d.name, d.user_assigned_id, d.area_id, d.resolved_at,
+              d.created_by
+            from due d join marked m on m.ticket_id = d.ticket_id and m.threshold = d.threshold`,
           trx,
         );
+        const written = answered.filter((a) => a.written);
+        return {
+          scheduled: written.length,
+          due: [
+            ...written.filter((a) => a.deliver).flatMap((a) => fresh(alertKey(a.ticket_id, a.threshold))),
+            ...answered.filter((a) => !a.written).map(({ written: _w, deliver: _d, ...a }) => a),
+          ],
+        };
       }
-      const due = await rows(searches.due(dueColumns, now, limit, hint), trx);
-      if (due.length === 0) return [];
-      const marked = await trx
-        .updateTable('sla_alerts')
-        .set({ sent_at: now })
-        .where((eb) =>
-          eb(
-            eb.refTuple('ticket_id', 'threshold'),
-            'in',
-            due.map((a) => eb.tuple(a.ticket_id, a.threshold)),
-          ),
-        )
-        .where('sent_at', 'is', null)
-        .returning(['ticket_id', 'threshold'])
-        .execute();
-      const keys = new Set(marked.map((r) => alertKey(r.ticket_id, r.threshold as SlaThreshold)));
-      return due.filter((a) => keys.has(alertKey(a.ticket_id, a.threshold)));
+      const inserted =
+        alerts.length === 0
+          ? []
+          : await trx
+              .insertInto('sla_alerts')
+              .values(
+                alerts.map((a) => ({
+                  ticket_id: a.ticket.id,
+                  threshold: a.threshold,
+                  notify_at: a.notifyAt,
+                  sent_at: sentAt(a),
+                })),
+              )
+              .onConflict((oc) => oc.columns(['ticket_id', 'threshold']).doNothing())
+              .returning(['ticket_id', 'threshold', 'sent_at'])
+              .execute();
+      const delivered = inserted
+        .filter((a) => a.sent_at !== null)
+        .flatMap((a) => fresh(alertKey(a.ticket_id, a.threshold)));
+      return { scheduled: inserted.length, due: [...delivered, ...(await claimDue(now, limit, trx))] };
     },
 
-    /** The active users whose role supervises (is_supervisor), by the area they belong to. */
-    async areaSupervisors(areaIds: readonly number[], trx: Kysely<DB>): Promise<Map<number, number[]>> {
-      const byArea = new Map<number, number[]>(areaIds.map((id) => [id, []]));
-      if (areaIds.length === 0) return byArea;
+    /**
+     * Who the alerts go to, in one read: the assignees given, and the active users whose role
+     * supervises (is_supervisor) in the areas given, by area; each as their mail needs them,
+     * with their channel for the event `sla` when they chose one.
+     */
+    async recipients(
+      assigneeIds: readonly number[],
+      areaIds: readonly number[],
+      trx: Kysely<DB>,
+    ): Promise<{ people: Map<number, MailPerson>; supervisors: Map<number, number[]> }> {
+      const people = new Map<number, MailPerson>();
+      const supervisors = new Map<number, number[]>(areaIds.map((id) => [id, []]));
+      if (assigneeIds.length === 0 && areaIds.length === 0) return { people, supervisors };
+      const supervises = (eb: ExpressionBuilder<DB & { u: DB['users']; r: DB['roles'] }, 'u' | 'r'>) =>
+        eb.and([
+          eb('u.area_id', 'in', areaIds.length > 0 ? [...areaIds] : [0]),
+          eb('r.is_supervisor', '=', 1),
+          eb('u.status_id', '=', RECORD_STATUS.active),
+        ]);
       const found = await trx
         .selectFrom('users as u')
         .innerJoin('roles as r', 'r.id', 'u.role_id')
-        .select(['u.id', 'u.area_id'])
-        .where('u.area_id', 'in', [...areaIds])
-        .where('r.is_supervisor', '=', 1)
-        .where('u.status_id', '=', RECORD_STATUS.active)
+        .select(['u.id', 'u.area_id', 'u.name', 'u.last_name', 'u.email', 'u.status_id', 'r.is_supervisor'])
+        .select((eb) =>
+          eb
+            .selectFrom('notification_rhythms as nr')
+            .select('nr.rhythm')
+            .whereRef('nr.user_id', '=', 'u.id')
+            .as('rhythm'),
+        )
+        .select((eb) =>
+          eb
+            .selectFrom('notification_preferences as np')
+            .select('np.channel')
+            .whereRef('np.user_id', '=', 'u.id')
+            .where('np.event', '=', 'sla')
+            .as('sla_channel'),
+        )
+        .where((eb) => eb.or([eb('u.id', 'in', assigneeIds.length > 0 ? [...assigneeIds] : [0]), supervises(eb)]))
         .orderBy('u.id')
         .execute();
-      for (const u of found) if (u.area_id !== null) byArea.get(u.area_id)?.push(u.id);
-      return byArea;
+      for (const u of found) {
+        people.set(u.id, {
+          id: u.id,
+          name: u.name,
+          last_name: u.last_name,
+          email: u.email,
+          status_id: u.status_id,
+          rhythm: u.rhythm as MailRhythm | null,
+          channels: new Map(u.sla_channel === null ? [] : [['sla', u.sla_channel as NotificationChannel]]),
+        });
+        const isSupervisor = u.is_supervisor === 1 && u.status_id === RECORD_STATUS.active;
+        if (isSupervisor && u.area_id !== null) supervisors.get(u.area_id)?.push(u.id);
+      }
+      return { people, supervisors };
     },
 
     /**

@@ -42,8 +42,8 @@ const NOT_RUN: SweepResult = { ran: false, moved: 0, scheduled: 0, delivered: 0 
 
 /**
  * The SLA alert sweep. Each round, in one transaction held by one process at a time
- * (sla-alerts.repository.ts `tryLock`, which also says why on PostgreSQL its commit need not
- * wait for its WAL to reach the disk):
+ * (sla-alerts.repository.ts `lockAndSearch`, which also says why on PostgreSQL its commit need
+ * not wait for its WAL to reach the disk):
  *
  * 1. stored states catch up with the clock where no write did it: `ok` → `at_risk` past the
  *    at-risk instant, `ok`/`at_risk` → `breached` past the due date (with `SLA vencido` on the
@@ -52,7 +52,8 @@ const NOT_RUN: SweepResult = { ran: false, moved: 0, scheduled: 0, delivered: 0 
  *    (`sla_alerts`, primary key ticket + threshold) and its level raised (with the state's move
  *    when it moved here, on its own when a write moved it). A ticket past both thresholds gets
  *    only `Vencido`. The alert is due at the first instant the ticket's calendar is open, from
- *    now on: one found after hours waits for the next opening;
+ *    now on: one found after hours waits for the next opening, one found in hours is written
+ *    delivered;
  * 3. the alerts due are delivered once (`sent_at`): to the assignee, or with nobody assigned to
  *    the supervisors (`is_supervisor` roles) of the ticket's area, through `notifyMany` (the event
  *    `sla`: in the portal, by mail or both as each person chose). A ticket resolved while its
@@ -77,8 +78,8 @@ export function createSlaAlertSweep(deps: Deps) {
       touched.set(ticketId, set);
     };
     const result = await database.db.transaction().execute(async (trx) => {
-      if (!(await alerts.tryLock(trx))) return NOT_RUN;
-      const found = await alerts.search(now, batch, trx);
+      const found = await alerts.lockAndSearch(now, batch, trx);
+      if (!found) return NOT_RUN;
       // States: past the due date → breached (with its timeline entry), past the at-risk instant
       // only → at_risk. A ticket past both is only breached.
       const pastDueDate = new Set(found.staleDue.map((t) => t.id));
@@ -109,10 +110,10 @@ export function createSlaAlertSweep(deps: Deps) {
         }
         return opening;
       };
-      const notifyAt = (threshold: SlaThreshold) => (t: SweptTicket) => ({
-        id: t.id,
+      const notifyAt = (threshold: SlaThreshold) => (ticket: SweptTicket) => ({
+        ticket,
         threshold,
-        notifyAt: openingOf(t.sla_policy_id),
+        notifyAt: openingOf(ticket.sla_policy_id),
       });
       // Past its due date too: only `Vencido` (the breach search takes it, in this round or the next).
       const stillDue = (t: SweptTicket) => Date.parse(t.resolution_due_at) > at;
@@ -131,23 +132,32 @@ export function createSlaAlertSweep(deps: Deps) {
         trx,
       );
       const below = (threshold: SlaThreshold) => (t: SweptTicket) => t.sla_alerted < ALERT_LEVEL[threshold];
-      const scheduled = await alerts.schedule(
+      // Written with the alerts due before them: those due now are delivered in this round.
+      const { scheduled, due } = await alerts.scheduleAndClaim(
         [
           ...[...breachedNow.filter(below('breached')), ...pastDue].map(notifyAt('breached')),
           ...[...atRiskNow.filter(below('at_risk')).filter(stillDue), ...pastRisk].map(notifyAt('at_risk')),
         ],
+        now,
+        batch,
         trx,
       );
 
       // Delivery: each due alert once, to the assignee or the area's supervisors, by their channels.
       // A ticket resolved while its alert waited is not alerted (the alert stays marked).
-      const delivering = (await alerts.claimDue(now, batch, trx)).filter((a) => a.resolved_at === null);
+      const delivering = due.filter((a) => a.resolved_at === null);
+      const assignees = delivering.flatMap((a) => (a.user_assigned_id === null ? [] : [a.user_assigned_id]));
       const unassignedAreas = delivering.filter((a) => a.user_assigned_id === null).map((a) => a.area_id);
-      const supervisors = await alerts.areaSupervisors([...new Set(unassignedAreas)], trx);
+      const { people, supervisors } = await alerts.recipients(
+        [...new Set(assignees)],
+        [...new Set(unassignedAreas)],
+        trx,
+      );
       const notices = delivering.flatMap((a) =>
         (a.user_assigned_id !== null ? [a.user_assigned_id] : (supervisors.get(a.area_id) ?? [])).map(
           (recipientId) => ({
             recipientId,
+            recipient: people.get(recipientId),
             actorId: null,
             ticketId: a.ticket_id,
             ticketName: a.name,
