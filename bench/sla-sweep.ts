@@ -21,8 +21,9 @@
  * checkpoint (what autovacuum and the checkpointer do between sweeps; right after a checkpoint
  * each page's first write is a full-page image: the costly case), and the WAL the crossing
  * sweep made the server write is printed beside its time: how much of a round is the rows it
- * rewrites, every index entry and page image with them. The goal: one sweep ≤ 50 ms at
- * 1,000,000 tickets.
+ * rewrites, every index entry and page image with them. Each row also gives a bare Fastify
+ * route's latency, measured before its rounds, and the sweep as a multiple of it. The goal:
+ * one sweep ≤ 50 ms at 1,000,000 tickets.
  *
  *   npx tsx bench/sla-sweep.ts [--tickets 1000000] [--dialect sqlite|postgres|both]
  *     [--spread scattered|neighbours|both] [--rounds 5] [--keep]
@@ -33,6 +34,7 @@
  * similar load. PostgreSQL databases are created on BENCH_PG_ADMIN_URL (default
  * postgres://postgres@127.0.0.1:5432/postgres) and dropped after.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -127,6 +129,8 @@ async function spreadDueDates(database: ReturnType<typeof createDatabase>, sprea
 const SWEPT_TABLES = 'tickets, ticket_sla_watch, sla_alerts, ticket_report_sla_now, ticket_report_sla_daily';
 
 interface Row {
+  /** The bare Fastify route's median latency one request at a time, measured before the rounds. */
+  bare: number;
   first: number;
   crossing: number[];
   idle: number[];
@@ -175,6 +179,7 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
       if (dialect === 'postgres') await sql`vacuum analyze ${sql.raw(SWEPT_TABLES)}`.execute(database.db);
       console.log(`[${dialect}] ${spread}: SLA columns spread in ${s(started)}`);
       const row: Row = {
+        bare: await bareLatency(),
         first: 0,
         crossing: [],
         idle: [],
@@ -243,6 +248,28 @@ const walSince = async (database: ReturnType<typeof createDatabase>, from: strin
     ).rows[0]!.n,
   );
 
+/**
+ * The baseline: a bare Fastify route in a process of its own (bench/bare-server.mjs), its median
+ * latency over 500 requests one at a time. The machine is shared: a sweep is read beside it.
+ */
+async function bareLatency(): Promise<number> {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'bare-server.mjs')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d) => resolve(Number(String(d)))));
+    const times: number[] = [];
+    for (let i = 0; i < 550; i++) {
+      const started = performance.now();
+      await (await fetch(`http://127.0.0.1:${port}/`)).arrayBuffer();
+      if (i >= 50) times.push(performance.now() - started);
+    }
+    return median(times);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
 /** The rows measured, printed together at the end. */
 const rows: { dialect: string; spread: Spread; row: Row }[] = [];
 const load = () => loadavg()[0]!.toFixed(2);
@@ -251,7 +278,8 @@ const line = (dialect: string, spread: Spread, r: Row) =>
   `${median(r.scheduled)} alerts written, ${median(r.delivered)} delivered` +
   (r.wal.length > 0 ? `, ${(median(r.wal) / 1e6).toFixed(2)} MB of WAL` : '') +
   `; ${ms(median(r.idle))} with nothing ` +
-  `to do (median of ${r.crossing.length}; the first: ${ms(r.first)}; load average ${r.load})`;
+  `to do (median of ${r.crossing.length}; the first: ${ms(r.first)}; load average ${r.load}); ` +
+  `bare Fastify route ${r.bare.toFixed(2)} ms, one sweep ${Math.round(median(r.crossing) / r.bare)}× that`;
 
 const s = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 const ms = (value: number) => `${value.toFixed(1)} ms`;

@@ -1,6 +1,7 @@
 import { NOTIFICATION_TEXT } from '@portal/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SWEEP_LOCK_KEY } from '../src/modules/sla/sla-alerts.repository.ts';
 import { createSiblingApp, createTestApp, dialects, ticketBody, type TestApp } from './helper.ts';
 
 // Demo ids: Urgente 4 (30 minutes to respond, 4 business hours to resolve, at risk with one left);
@@ -243,6 +244,25 @@ describe.each(dialects)('SLA alerts on %s', (dialect) => {
     const fixed = await both(id);
     expect(fixed.ticket).toMatchObject({ sla_state: 'breached', sla_alerted: 2 });
     expect(fixed.watch).toEqual(fixed.ticket);
+  });
+
+  it.runIf(dialect === 'postgres')('skips a round while another process holds the sweep', async () => {
+    const id = await create();
+    now = mx('2026-11-18T13:05');
+    await db()
+      .connection()
+      .execute(async (other) => {
+        await sql`select pg_advisory_lock(${SWEEP_LOCK_KEY})`.execute(other);
+        try {
+          expect(await sweep()).toEqual({ ran: false, moved: 0, scheduled: 0, delivered: 0 });
+          expect(await stateOf(id)).toBe('ok');
+        } finally {
+          await sql`select pg_advisory_unlock(${SWEEP_LOCK_KEY})`.execute(other);
+        }
+      });
+    expect(await sweep()).toMatchObject({ ran: true });
+    expect(await stateOf(id)).toBe('breached');
+    expect(await alertsOf(id)).toEqual([[supervisorId, NOTIFICATION_TEXT.slaBreached, 'error']]);
   });
 
   it.runIf(dialect === 'postgres')('two processes sweeping at once send each alert once', async () => {

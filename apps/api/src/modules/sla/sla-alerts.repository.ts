@@ -48,7 +48,7 @@ export interface NewAlert {
 }
 
 /** Any 64-bit key the portal's processes agree on: the sweep's PostgreSQL advisory lock. */
-const SWEEP_LOCK_KEY = 7_320_321_032;
+export const SWEEP_LOCK_KEY = 7_320_321_032;
 
 /** What a ticket search reads of `ticket_sla_watch`; the round's statement adds the ticket's row. */
 const watchColumns = sql.raw('w.ticket_id, w.sla_state, w.sla_at_risk_at, w.resolution_due_at, w.sla_alerted');
