@@ -1,5 +1,5 @@
 import { RECORD_STATUS, type MailRhythm, type NotificationChannel, type SlaState } from '@portal/contract';
-import { sql, type ExpressionBuilder, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
@@ -385,12 +385,6 @@ export function createSlaAlertsRepository(database: Database) {
       const people = new Map<number, MailPerson>();
       const supervisors = new Map<number, number[]>(areaIds.map((id) => [id, []]));
       if (assigneeIds.length === 0 && areaIds.length === 0) return { people, supervisors };
-      const supervises = (eb: ExpressionBuilder<DB & { u: DB['users']; r: DB['roles'] }, 'u' | 'r'>) =>
-        eb.and([
-          eb('u.area_id', 'in', areaIds.length > 0 ? [...areaIds] : [0]),
-          eb('r.is_supervisor', '=', 1),
-          eb('u.status_id', '=', RECORD_STATUS.active),
-        ]);
       const found = await trx
         .selectFrom('users as u')
         .innerJoin('roles as r', 'r.id', 'u.role_id')
@@ -410,7 +404,20 @@ export function createSlaAlertsRepository(database: Database) {
             .where('np.event', '=', 'sla')
             .as('sla_channel'),
         )
-        .where((eb) => eb.or([eb('u.id', 'in', assigneeIds.length > 0 ? [...assigneeIds] : [0]), supervises(eb)]))
+        .where((eb) =>
+          eb.or([
+            ...(assigneeIds.length > 0 ? [eb('u.id', 'in', [...assigneeIds])] : []),
+            ...(areaIds.length > 0
+              ? [
+                  eb.and([
+                    eb('u.area_id', 'in', [...areaIds]),
+                    eb('r.is_supervisor', '=', 1),
+                    eb('u.status_id', '=', RECORD_STATUS.active),
+                  ]),
+                ]
+              : []),
+          ]),
+        )
         .orderBy('u.id')
         .execute();
       for (const u of found) {
