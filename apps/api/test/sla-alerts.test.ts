@@ -205,10 +205,10 @@ describe.each(dialects)('SLA alerts on %s', (dialect) => {
 
   it('reads an index for every search of the sweep, never the whole table', async () => {
     const indexes = {
-      staleOk: 'ticket_sla_watch_risk_sweep_idx',
-      staleDue: 'ticket_sla_watch_breach_sweep_idx',
-      unalertedAtRisk: 'ticket_sla_watch_risk_alert_idx',
-      unalertedDue: 'ticket_sla_watch_breach_alert_idx',
+      staleOk: 'ticket_sla_watch_risk_idx',
+      staleDue: 'ticket_sla_watch_breach_idx',
+      unalertedAtRisk: 'ticket_sla_watch_risk_idx',
+      unalertedDue: 'ticket_sla_watch_breach_idx',
       due: 'sla_alerts_pending_idx',
     } as const;
     for (const [search, index] of Object.entries(indexes)) {

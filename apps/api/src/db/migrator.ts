@@ -40,6 +40,7 @@ import * as attrBlocksSharded from './migrations/0039-attr-blocks-sharded.ts';
 import * as freshLoadsAtOnce from './migrations/0040-fresh-loads-at-once.ts';
 import * as ticketSlaWatch from './migrations/0041-ticket-sla-watch.ts';
 import * as ticketUpdatesByStatement from './migrations/0042-ticket-updates-by-statement.ts';
+import * as slaWatchSweepIndexesMerged from './migrations/0043-sla-watch-sweep-indexes-merged.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -85,6 +86,7 @@ const migrations: Record<string, DialectMigration> = {
   '0040-fresh-loads-at-once': freshLoadsAtOnce,
   '0041-ticket-sla-watch': ticketSlaWatch,
   '0042-ticket-updates-by-statement': ticketUpdatesByStatement,
+  '0043-sla-watch-sweep-indexes-merged': slaWatchSweepIndexesMerged,
 };
 
 class StaticProvider implements MigrationProvider {

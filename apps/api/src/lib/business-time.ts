@@ -52,6 +52,15 @@ export interface CompiledCalendar {
   holidays: ReadonlySet<string>;
   /** Each local day's working segments as UTC milliseconds, by the day's `wallMidnight`. */
   days: Map<number, [number, number][]>;
+  /** The stretches of constant offset found while cutting a working day's segments, by the same key. */
+  offsets: Map<number, OffsetPiece[]>;
+}
+
+/** A stretch [from, to) of UTC ms over which the zone's offset (minutes) stays the same. */
+interface OffsetPiece {
+  from: number;
+  to: number;
+  offset: number;
 }
 
 /**
@@ -79,7 +88,13 @@ export function compileCalendar(calendar: WorkingCalendar): CompiledCalendar {
   for (const date of calendar.holidays) {
     if (!isRealDate(date)) throw new InvalidCalendarError('bad-holiday');
   }
-  return { zone: IANAZone.create(calendar.timeZone), week, holidays: new Set(calendar.holidays), days: new Map() };
+  return {
+    zone: IANAZone.create(calendar.timeZone),
+    week,
+    holidays: new Set(calendar.holidays),
+    days: new Map(),
+    offsets: new Map(),
+  };
 }
 
 export function isRealDate(date: string): boolean {
@@ -97,12 +112,8 @@ const offsetAt = (zone: IANAZone, ms: number): number => zone.offset(ms);
  * The stretches of [from, to) (UTC ms) over which the zone's offset stays the same, found by
  * halving wherever the offsets at the ends of a day differ (offsets change at whole minutes).
  */
-function constantOffsetPieces(
-  zone: IANAZone,
-  from: number,
-  to: number,
-): { from: number; to: number; offset: number }[] {
-  const pieces: { from: number; to: number; offset: number }[] = [];
+function constantOffsetPieces(zone: IANAZone, from: number, to: number): OffsetPiece[] {
+  const pieces: OffsetPiece[] = [];
   let start = from;
   let offset = offsetAt(zone, start);
   while (start < to) {
@@ -146,6 +157,7 @@ function daySegments(cal: CompiledCalendar, wallMidnight: number): [number, numb
     // Every instant of the local day lies within 14 hours (the largest offset) of its wall-clock span.
     const margin = 15 * 60 * MINUTE;
     const pieces = constantOffsetPieces(cal.zone, wallMidnight - margin, wallMidnight + DAY_MINUTES * MINUTE + margin);
+    cal.offsets.set(wallMidnight, pieces);
     for (const [s, e] of intervals) {
       for (const piece of pieces) {
         const from = Math.max(piece.from, wallMidnight + (s - piece.offset) * MINUTE);
@@ -155,14 +167,31 @@ function daySegments(cal: CompiledCalendar, wallMidnight: number): [number, numb
     }
     segments.sort((a, b) => a[0] - b[0]);
   }
-  if (cal.days.size > 4096) cal.days.clear();
+  if (cal.days.size > 4096) {
+    cal.days.clear();
+    cal.offsets.clear();
+  }
   cal.days.set(wallMidnight, segments);
   return segments;
 }
 
+/**
+ * The zone's offset at an instant: from the stretches a working day's segments were cut along
+ * when one holds it (the pieces kept under a key span 15 hours either side of that UTC day, so
+ * those of the instant's UTC day or the day before are the ones that can), else asked of the zone.
+ */
+function offsetOf(cal: CompiledCalendar, ms: number): number {
+  const day = Math.floor(ms / (DAY_MINUTES * MINUTE)) * DAY_MINUTES * MINUTE;
+  for (const key of [day, day - DAY_MINUTES * MINUTE]) {
+    const piece = cal.offsets.get(key)?.find((p) => p.from <= ms && ms < p.to);
+    if (piece) return piece.offset;
+  }
+  return offsetAt(cal.zone, ms);
+}
+
 /** The UTC ms of the wall-clock midnight of the local date of an instant. */
 function localWallMidnight(cal: CompiledCalendar, ms: number): number {
-  const wall = ms + offsetAt(cal.zone, ms) * MINUTE;
+  const wall = ms + offsetOf(cal, ms) * MINUTE;
   return Math.floor(wall / (DAY_MINUTES * MINUTE)) * DAY_MINUTES * MINUTE;
 }
 

@@ -65,33 +65,53 @@ type Hint = (index: string) => RawBuilder<unknown>;
 const watched = (columns: Columns, index: string, hint: Hint, where: RawBuilder<unknown>) =>
   sql`select ${columns} from ticket_sla_watch w ${hint(index)} where ${where}`;
 
+/** Running tickets (neither resolved nor paused) not yet alerted as at risk, or as overdue. */
+const RUNNING = sql`w.resolved_at is null and w.sla_paused_at is null`;
+const UNALERTED_AT_RISK = sql`w.sla_alerted = 0 and ${RUNNING}`;
+const UNALERTED_DUE = sql`w.sla_alerted < 2 and ${RUNNING}`;
+
+/**
+ * The predicates of the sweep's two partial indexes of `ticket_sla_watch`, as the indexes write
+ * them: by the at-risk instant, the tickets still `ok` or not yet alerted for any threshold; by
+ * the resolution due date, the ones `ok` or `at_risk`, or not yet alerted as overdue. Each search
+ * carries its index's whole predicate: SQLite uses a partial index only when the query repeats it.
+ */
+const RISK_INDEX = {
+  name: 'ticket_sla_watch_risk_idx',
+  holds: sql`(w.sla_state = 'ok' or (${UNALERTED_AT_RISK}))`,
+};
+const BREACH_INDEX = {
+  name: 'ticket_sla_watch_breach_idx',
+  holds: sql`(w.sla_state in ('ok', 'at_risk') or (${UNALERTED_DUE}))`,
+};
+
+/** A search of one of those indexes, walked by its instant up to `now`: the rows that also meet `where`. */
+const walked = (
+  index: typeof RISK_INDEX,
+  instant: 'sla_at_risk_at' | 'resolution_due_at',
+  columns: Columns,
+  now: string,
+  limit: number,
+  hint: Hint,
+  where: RawBuilder<unknown>,
+) =>
+  sql`${watched(columns, index.name, hint, sql`${index.holds} and ${where} and w.${sql.raw(instant)} <= ${now}`)}
+    order by w.${sql.raw(instant)} limit ${limit}`;
+
 /**
  * The sweep's searches. Each reads a partial index of `ticket_sla_watch` by its leading
- * instant, with the index's predicate written literally so both planners can use it. SQLite is
- * named the index: without statistics it may prefer the index by state and sort every `ok`
- * ticket.
+ * instant. SQLite is named the index: without statistics it may prefer the index by state and
+ * sort every `ok` ticket.
  */
 const searches = {
   staleOk: (columns: Columns, now: string, limit: number, hint: Hint) =>
-    sql`${watched(columns, 'ticket_sla_watch_risk_sweep_idx', hint, sql`w.sla_state = 'ok' and w.sla_at_risk_at <= ${now}`)}
-      order by w.sla_at_risk_at limit ${limit}`,
+    walked(RISK_INDEX, 'sla_at_risk_at', columns, now, limit, hint, sql`w.sla_state = 'ok'`),
   staleDue: (columns: Columns, now: string, limit: number, hint: Hint) =>
-    sql`${watched(columns, 'ticket_sla_watch_breach_sweep_idx', hint, sql`w.sla_state in ('ok', 'at_risk') and w.resolution_due_at <= ${now}`)}
-      order by w.resolution_due_at limit ${limit}`,
+    walked(BREACH_INDEX, 'resolution_due_at', columns, now, limit, hint, sql`w.sla_state in ('ok', 'at_risk')`),
   unalertedAtRisk: (columns: Columns, now: string, limit: number, hint: Hint) =>
-    sql`${watched(
-      columns,
-      'ticket_sla_watch_risk_alert_idx',
-      hint,
-      sql`w.sla_alerted = 0 and w.resolved_at is null and w.sla_paused_at is null and w.sla_at_risk_at <= ${now}`,
-    )} order by w.sla_at_risk_at limit ${limit}`,
+    walked(RISK_INDEX, 'sla_at_risk_at', columns, now, limit, hint, UNALERTED_AT_RISK),
   unalertedDue: (columns: Columns, now: string, limit: number, hint: Hint) =>
-    sql`${watched(
-      columns,
-      'ticket_sla_watch_breach_alert_idx',
-      hint,
-      sql`w.sla_alerted < 2 and w.resolved_at is null and w.sla_paused_at is null and w.resolution_due_at <= ${now}`,
-    )} order by w.resolution_due_at limit ${limit}`,
+    walked(BREACH_INDEX, 'resolution_due_at', columns, now, limit, hint, UNALERTED_DUE),
   due: (columns: Columns, now: string, limit: number, hint: Hint) =>
     sql<DueAlert>`select ${columns} from sla_alerts a ${hint('sla_alerts_pending_idx')}
       join tickets t on t.id = a.ticket_id
