@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { BrowserRouter } from 'react-router';
 import { onSessionLost } from '@/lib/api-client.ts';
 import { colorSchemeManager } from '@/lib/color-scheme.ts';
-import { notifyWarning } from '@/lib/notify.ts';
+import { notifyWarning, TOASTS_Z_INDEX } from '@/lib/notify.ts';
 import { clearSession, getSession } from '@/lib/session.ts';
 import classes from './app.module.css';
 import { remainingMantineStyles } from './mantine-styles.ts';
@@ -35,7 +35,7 @@ function Toasts() {
   if (!isWanted) return null;
   return (
     <Suspense fallback={null}>
-      <Notifications position="top-right" limit={4} zIndex={1000} className={classes.toasts} />
+      <Notifications position="top-right" limit={4} zIndex={TOASTS_Z_INDEX} className={classes.toasts} />
     </Suspense>
   );
 }

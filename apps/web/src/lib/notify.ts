@@ -1,5 +1,8 @@
 import { notifications } from '@mantine/notifications';
 
+/** The toasts' stacking level: above modals and drawers. */
+export const TOASTS_Z_INDEX = 1000;
+
 /** Success toasts last 2000 ms. */
 export const SUCCESS_MS = 2000;
 export const ERROR_MS = 3000;
