@@ -50,10 +50,17 @@ export interface CompiledCalendar {
   /** Per ISO weekday - 1 (0 = Monday): sorted, disjoint [start, end) minutes of the local day. */
   week: [number, number][][];
   holidays: ReadonlySet<string>;
-  /** Each local day's working segments as UTC milliseconds, by the day's `wallMidnight`. */
-  days: Map<number, [number, number][]>;
-  /** The stretches of constant offset found while cutting a working day's segments, by the same key. */
-  offsets: Map<number, OffsetPiece[]>;
+  /** Each local day worked out, by the day's `wallMidnight`. */
+  days: Map<number, KeptDay>;
+}
+
+/**
+ * A local day's working segments as UTC milliseconds, and the stretches of constant offset they
+ * were cut along (none for a day without work).
+ */
+interface KeptDay {
+  segments: [number, number][];
+  offsets: OffsetPiece[];
 }
 
 /** A stretch [from, to) of UTC ms over which the zone's offset (minutes) stays the same. */
@@ -93,7 +100,6 @@ export function compileCalendar(calendar: WorkingCalendar): CompiledCalendar {
     week,
     holidays: new Set(calendar.holidays),
     days: new Map(),
-    offsets: new Map(),
   };
 }
 
@@ -147,19 +153,19 @@ function constantOffsetPieces(zone: IANAZone, from: number, to: number): OffsetP
  */
 function daySegments(cal: CompiledCalendar, wallMidnight: number): [number, number][] {
   const kept = cal.days.get(wallMidnight);
-  if (kept) return kept;
+  if (kept) return kept.segments;
   const date = new Date(wallMidnight);
   const isoDate = date.toISOString().slice(0, 10);
   const weekday = (date.getUTCDay() + 6) % 7;
   const intervals = cal.week[weekday]!;
   const segments: [number, number][] = [];
+  let offsets: OffsetPiece[] = [];
   if (intervals.length > 0 && !cal.holidays.has(isoDate)) {
     // Every instant of the local day lies within 14 hours (the largest offset) of its wall-clock span.
     const margin = 15 * 60 * MINUTE;
-    const pieces = constantOffsetPieces(cal.zone, wallMidnight - margin, wallMidnight + DAY_MINUTES * MINUTE + margin);
-    cal.offsets.set(wallMidnight, pieces);
+    offsets = constantOffsetPieces(cal.zone, wallMidnight - margin, wallMidnight + DAY_MINUTES * MINUTE + margin);
     for (const [s, e] of intervals) {
-      for (const piece of pieces) {
+      for (const piece of offsets) {
         const from = Math.max(piece.from, wallMidnight + (s - piece.offset) * MINUTE);
         const to = Math.min(piece.to, wallMidnight + (e - piece.offset) * MINUTE);
         if (from < to) segments.push([from, to]);
@@ -167,11 +173,8 @@ function daySegments(cal: CompiledCalendar, wallMidnight: number): [number, numb
     }
     segments.sort((a, b) => a[0] - b[0]);
   }
-  if (cal.days.size > 4096) {
-    cal.days.clear();
-    cal.offsets.clear();
-  }
-  cal.days.set(wallMidnight, segments);
+  if (cal.days.size > 4096) cal.days.clear();
+  cal.days.set(wallMidnight, { segments, offsets });
   return segments;
 }
 
@@ -183,7 +186,7 @@ function daySegments(cal: CompiledCalendar, wallMidnight: number): [number, numb
 function offsetOf(cal: CompiledCalendar, ms: number): number {
   const day = Math.floor(ms / (DAY_MINUTES * MINUTE)) * DAY_MINUTES * MINUTE;
   for (const key of [day, day - DAY_MINUTES * MINUTE]) {
-    const piece = cal.offsets.get(key)?.find((p) => p.from <= ms && ms < p.to);
+    const piece = cal.days.get(key)?.offsets.find((p) => p.from <= ms && ms < p.to);
     if (piece) return piece.offset;
   }
   return offsetAt(cal.zone, ms);
