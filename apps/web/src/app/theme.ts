@@ -1,4 +1,5 @@
 import { createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
+import { TOASTS_Z_INDEX } from '@/lib/notify.ts';
 
 /** A deep logistics blue: the one brand colour. */
 const brand: MantineColorsTuple = [
@@ -24,6 +25,10 @@ export const theme = createTheme({
   focusRing: 'auto',
   components: {
     Tooltip: { defaultProps: { withArrow: true, openDelay: 150 } },
+    // An open menu or popover is what the user acts on: above the toasts, which start below the
+    // top bar right where its account menu and notifications drop.
+    Menu: { defaultProps: { zIndex: TOASTS_Z_INDEX + 1 } },
+    Popover: { defaultProps: { zIndex: TOASTS_Z_INDEX + 1 } },
     // Every toast's close button has a name (shown with notifications.show() anywhere).
     Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Cerrar notificación' } } },
     Modal: {

@@ -34,7 +34,6 @@ import { NotificationBell } from '@/features/notifications/components/notificati
 import { imageQuery } from '@/features/profile/api/profile-api.ts';
 import { AbsenceBadge, AbsenceMenuItem } from '@/features/profile/components/absence-controls.tsx';
 import { colorSchemeOptions } from '@/lib/color-scheme.ts';
-import { TOASTS_Z_INDEX } from '@/lib/notify.ts';
 import { fullName, useSession } from '@/lib/session.ts';
 import { isApplePlatform } from '../command-palette/hotkeys.ts';
 
@@ -121,8 +120,7 @@ export function TopBar({ isDrawerOpen, onToggleDrawer, onOpenPalette, onPrefetch
             </Text>
           </Stack>
         </Group>
-        {/* Above the toasts, which start where this menu drops: an open menu is what the user acts on. */}
-        <Menu position="bottom-end" width={200} shadow="md" zIndex={TOASTS_Z_INDEX + 1}>
+        <Menu position="bottom-end" width={200} shadow="md">
           <Menu.Target>
             <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Configuración de la cuenta">
               <IconSettings size={20} stroke={1.7} />
