@@ -41,6 +41,7 @@ import * as freshLoadsAtOnce from './migrations/0040-fresh-loads-at-once.ts';
 import * as ticketSlaWatch from './migrations/0041-ticket-sla-watch.ts';
 import * as ticketUpdatesByStatement from './migrations/0042-ticket-updates-by-statement.ts';
 import * as slaWatchSweepIndexesMerged from './migrations/0043-sla-watch-sweep-indexes-merged.ts';
+import * as functionsKeepTheirPlans from './migrations/0044-functions-keep-their-plans.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -87,6 +88,7 @@ const migrations: Record<string, DialectMigration> = {
   '0041-ticket-sla-watch': ticketSlaWatch,
   '0042-ticket-updates-by-statement': ticketUpdatesByStatement,
   '0043-sla-watch-sweep-indexes-merged': slaWatchSweepIndexesMerged,
+  '0044-functions-keep-their-plans': functionsKeepTheirPlans,
 };
 
 class StaticProvider implements MigrationProvider {
