@@ -478,9 +478,15 @@ export function createTicketListRepository(
   ) {
     const isColumnSort = sortOf(selection).column !== 'id';
     // Walking the at-risk index with no other condition reads the page's rows and no others.
-    const isOnlyAtRisk = conditionsOf(selection).length === 1 && atRiskWalkOf(selection) !== null;
+    const conditions = conditionsOf(selection);
+    const isOnlyAtRisk = conditions.length === 1 && atRiskWalkOf(selection) !== null;
+    // Every ticket matches: the order's index skips to the page at any depth (nothing to gather).
+    const isEverything = conditions.length === 0 && search.kind === 'none';
     const isNear =
-      matches === null || isOnlyAtRisk || (matches > 0 && ((offset + limit) * (await lastId())) / matches <= WALK_ROWS);
+      matches === null ||
+      isEverything ||
+      isOnlyAtRisk ||
+      (matches > 0 && ((offset + limit) * (await lastId())) / matches <= WALK_ROWS);
     // A search (words, a reference) reads its few matches and sorts them, rather than walk an order.
     const walk = isNear && isColumnSort && search.kind !== 'words' && search.kind !== 'reference';
     const { query, id, sort } = ticketsQuery(selection, search, { walk, needsRow: isColumnSort });
