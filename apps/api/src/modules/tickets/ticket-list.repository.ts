@@ -482,9 +482,13 @@ export function createTicketListRepository(
     const isOnlyAtRisk = conditions.length === 1 && atRiskWalkOf(selection) !== null;
     // Every ticket matches: the order's index skips to the page at any depth (nothing to gather).
     const isEverything = conditions.length === 0 && search.kind === 'none';
+    // More matches than the count reads: their density is unknown (at least the cap's), and
+    // gathering them all to sort would read at least that many; the first page walks the order.
+    const isFirstOfMany = offset === 0 && matches !== null && matches > TICKET_COUNT_CAP;
     const isNear =
       matches === null ||
       isEverything ||
+      isFirstOfMany ||
       isOnlyAtRisk ||
       (matches > 0 && ((offset + limit) * (await lastId())) / matches <= WALK_ROWS);
     // A search (words, a reference) reads its few matches and sorts them, rather than walk an order.
