@@ -70,7 +70,7 @@ export function createReportsRepository(database: Database) {
       .where(byFilter(filter));
   };
   return {
-    /** Tickets not closed, per area, project, stage and priority (a few hundred rows at most). */
+    /** Tickets not closed, per area, project, stage and priority (summed over assignees and shards). */
     backlog: (filter: ReportFilter) =>
       db
         .selectFrom('ticket_report_now')
