@@ -123,6 +123,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     mailer,
     log,
     composeDigest: ticketMail.composeDigest,
+    composeRequested: mailNotifier.fromRequests,
     pollMs: config.mailPollMs,
     retryBaseMs: config.mailRetryBaseMs,
   });
@@ -162,6 +163,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     tickets: ticketsRepository,
     events: ticketEvents,
     notifications,
+    notifyChannel: bus.notifyChannel,
     now: () => clock.now(),
   });
   const tickets = createTicketsService({

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGroupsRepository } from '../src/modules/groups/groups.repository.ts';
 import { createSiblingApp, createTestApp, dialects, ticketBody, type TestApp } from './helper.ts';
@@ -160,6 +161,8 @@ describe.each(dialects)('automatic assignment on %s', (dialect) => {
     expect(edit.statusCode, edit.body).toBe(200);
     tickets.push({ ...unassigned, user_assigned_id: await assigneeOf(unassigned.id) });
     expect(tickets.map((x) => x.user_assigned_id)).toEqual(members);
+    // A mail the database requested for the assignee it chose is composed by the outbox worker.
+    await t.services.mailWorker.runOnce();
 
     const notices = await Promise.all(
       tickets.map(async ({ id }) => ({
@@ -441,44 +444,70 @@ describe.each(dialects)('automatic assignment on %s', (dialect) => {
   });
 
   it.runIf(dialect === 'postgres')(
-    'writes a ticket chosen from an unlocked read only while that read still holds under the lock',
+    'chooses after the group’s lock: a creation that waited for it sees what its holder committed',
     async () => {
-      const members = [await newAgent('gate.uno'), await newAgent('gate.dos')];
+      const members = [await newAgent('cerrojo.uno'), await newAgent('cerrojo.dos')];
       const group = await newGroup('least_loaded', members);
-      const groups = createGroupsRepository(t.services.database);
       const supervisorId = (
         await db().selectFrom('users').select('id').where('username', '=', 'supervisor').executeTakeFirstOrThrow()
       ).id;
-      const createFrom = async (read: NonNullable<Awaited<ReturnType<typeof groups.lockWithMembers>>>) =>
-        t.services.ticketsRepository.create(
-          { ...ticketBody('Compuerta', 'Lectura sin bloqueo'), group_id: group },
-          supervisorId,
-          {
-            id: read.ticketId,
-            assignee: { id: members[0]!, name: 'gate.uno Prueba', groupId: group },
-            gate: groups.unchangedGate(read),
-          },
-        );
-
-      // Another ticket given to a member between the read and the write: nothing is written.
-      const stale = (await groups.lockWithMembers(group, db(), { lock: false }))!;
-      await newTicket(group);
-      expect(await createFrom(stale)).toEqual({ closed: true });
-      expect(await db().selectFrom('tickets').select('id').where('id', '=', stale.ticketId).execute()).toEqual([]);
-
-      // Rotativa's place moved since the read: nothing written either.
-      const again = (await groups.lockWithMembers(group, db(), { lock: false }))!;
+      let waiting: Promise<{ id: number; user_assigned_id: number | null }> | undefined;
       await db()
-        .updateTable('group_rotations')
-        .set({ last_assigned_user_id: members[1]! })
-        .where('group_id', '=', group)
-        .execute();
-      expect(await createFrom(again)).toEqual({ closed: true });
+        .transaction()
+        .execute(async (trx) => {
+          // Holds the group's lock while giving a ticket of the group to the first member.
+          await sql`select id from groups where id = ${group} for no key update`.execute(trx);
+          const held = await t.services.ticketsRepository.create(
+            { ...ticketBody('Cerrojo', 'Dado a mano'), group_id: group },
+            supervisorId,
+            { trx },
+          );
+          if (!('ticket' in held)) throw new Error('not written');
+          await trx
+            .updateTable('tickets')
+            .set({ user_assigned_id: members[0]! })
+            .where('id', '=', held.ticket.id)
+            .execute();
+          waiting = newTicket(group);
+          // The creation's statement waits for the lock (its snapshot predates the commit below).
+          for (;;) {
+            const { rows } = await sql<{
+              n: number;
+            }>`select count(*)::int as n from pg_locks where not granted`.execute(db());
+            if (rows[0]!.n > 0) break;
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+        });
+      // Menor carga: the first member holds one open ticket now, so the second is chosen.
+      expect((await waiting!).user_assigned_id).toBe(members[1]);
+    },
+  );
 
-      // Read again, nothing changed since: written, assigned as chosen.
-      const fresh = (await groups.lockWithMembers(group, db(), { lock: false }))!;
-      const written = await createFrom(fresh);
-      expect('ticket' in written && written.ticket).toMatchObject({ id: fresh.ticketId, user_assigned_id: members[0] });
+  it.runIf(dialect === 'postgres')(
+    'composes each mail the database requested exactly once, with two processes’ workers at it together',
+    async () => {
+      const sibling = await createSiblingApp(t);
+      try {
+        const members = [await newAgent('pedido.uno'), await newAgent('pedido.dos')];
+        const group = await newGroup('round_robin', members);
+        const created = await Promise.all(Array.from({ length: 6 }, () => newTicket(group)));
+        const ids = created.map((x) => x.id);
+        await Promise.all([t.services.mailWorker.runOnce(), sibling.services.mailWorker.runOnce()]);
+        const mails = await db()
+          .selectFrom('mail_outbox')
+          .select(['ticket_id', 'user_id', 'subject'])
+          .where('ticket_id', 'in', ids)
+          .orderBy('ticket_id')
+          .execute();
+        expect(mails).toEqual(
+          created
+            .map((x) => ({ ticket_id: x.id, user_id: x.user_assigned_id, subject: `[Ticket #${x.id}] Reparto` }))
+            .sort((a, b) => a.ticket_id - b.ticket_id),
+        );
+        expect(await db().selectFrom('mail_requests').select('id').where('ticket_id', 'in', ids).execute()).toEqual([]);
+      } finally {
+        await sibling.close();
+      }
     },
   );
 

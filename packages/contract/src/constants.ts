@@ -105,7 +105,9 @@ export const NOTIFICATION_TEXT = {
   statusChanged: 'Cambió el estado de tu ticket',
   slaAtRisk: 'El SLA del ticket está por vencer',
   slaBreached: 'El SLA del ticket está vencido',
-  title: (ticketId: number) => `Ticket #${ticketId}`,
+  /** What a notification's title puts before its ticket's id. */
+  titlePrefix: 'Ticket #',
+  title: (ticketId: number) => `${NOTIFICATION_TEXT.titlePrefix}${ticketId}`,
   viewed: 'Notificaciones marcadas como vistas.',
   read: 'Notificaciones marcadas como leídas.',
   deleted: 'Eliminadas',

@@ -42,6 +42,7 @@ import * as ticketSlaWatch from './migrations/0041-ticket-sla-watch.ts';
 import * as ticketUpdatesByStatement from './migrations/0042-ticket-updates-by-statement.ts';
 import * as slaWatchSweepIndexesMerged from './migrations/0043-sla-watch-sweep-indexes-merged.ts';
 import * as functionsKeepTheirPlans from './migrations/0044-functions-keep-their-plans.ts';
+import * as assigneeChosenInTheCreation from './migrations/0045-assignee-chosen-in-the-creation.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -89,6 +90,7 @@ const migrations: Record<string, DialectMigration> = {
   '0042-ticket-updates-by-statement': ticketUpdatesByStatement,
   '0043-sla-watch-sweep-indexes-merged': slaWatchSweepIndexesMerged,
   '0044-functions-keep-their-plans': functionsKeepTheirPlans,
+  '0045-assignee-chosen-in-the-creation': assigneeChosenInTheCreation,
 };
 
 class StaticProvider implements MigrationProvider {

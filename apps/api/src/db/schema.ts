@@ -410,6 +410,20 @@ export interface MailOutboxTable {
   sent_at: string | null;
 }
 
+/**
+ * Mails of events whose recipient the database chose (an automatic assignee): written with the
+ * event, composed into `mail_outbox` by the outbox worker (migration 0045).
+ */
+export interface MailRequestsTable {
+  id: Generated<number>;
+  user_id: number;
+  ticket_id: number;
+  event: NotificationEvent;
+  message: string;
+  detail: string | null;
+  created_at: Timestamp;
+}
+
 /** Incoming messages by their Message-ID (migration 0033). */
 export interface MailInboxTable {
   id: Generated<number>;
@@ -510,6 +524,7 @@ export interface DB {
   ticket_attachments: TicketAttachmentsTable;
   attachment_chunks: AttachmentChunksTable;
   mail_outbox: MailOutboxTable;
+  mail_requests: MailRequestsTable;
   mail_inbox: MailInboxTable;
   mail_in_state: MailInStateTable;
   notification_preferences: NotificationPreferencesTable;

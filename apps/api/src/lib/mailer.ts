@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
 type Nodemailer = typeof import('nodemailer');
@@ -89,15 +89,16 @@ export function createMailer(options: MailerOptions): Mailer {
     async send(message) {
       const info = (await (await composer()).sendMail(message)) as unknown as StreamTransport.SentMessageInfo;
       const raw = info.message as Buffer;
-      mkdirSync(outboxDir, { recursive: true });
+      // Written off the event loop: the outbox worker sends from the process that serves requests.
+      await mkdir(outboxDir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       sequence += 1;
       const file = path.join(
         outboxDir,
         `${stamp}-${String(sequence).padStart(6, '0')}-${randomBytes(3).toString('hex')}.eml`,
       );
-      writeFileSync(file, raw, { mode: 0o600 });
-      if (sequence % pruneEvery === 0) pruneOutbox(outboxDir, outboxLimit);
+      await writeFile(file, raw, { mode: 0o600 });
+      if (sequence % pruneEvery === 0) await pruneOutbox(outboxDir, outboxLimit);
       log.info(
         { to: message.to, subject: message.subject, file, text: message.text },
         'e-mail not sent (no SMTP_URL): kept in the dev outbox',
@@ -107,9 +108,7 @@ export function createMailer(options: MailerOptions): Mailer {
   };
 }
 
-function pruneOutbox(dir: string, keep: number) {
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.eml'))
-    .sort();
-  for (const file of files.slice(0, Math.max(0, files.length - keep))) rmSync(path.join(dir, file), { force: true });
+async function pruneOutbox(dir: string, keep: number) {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.eml')).sort();
+  for (const file of files.slice(0, Math.max(0, files.length - keep))) await rm(path.join(dir, file), { force: true });
 }

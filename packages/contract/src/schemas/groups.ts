@@ -87,11 +87,21 @@ export const MAX_ASSIGNMENT_CAP = 10_000;
 export const ASSIGNMENT_MSG = {
   mode: 'El modo de asignación debe ser Manual, Rotativa o Menor carga.',
   cap: 'El tope de tickets abiertos por agente debe ser un número entero entre 1 y 10.000.',
-  /** The timeline's reason of an automatic assignment. */
+  /**
+   * The timeline's reason of an automatic assignment, by mode: `{n}` stands for the member's open
+   * tickets as `openTickets` writes them (the database composes it the same way).
+   */
+  reasonTemplate: {
+    least_loaded: 'Asignado automáticamente (menor carga: {n})',
+    round_robin: 'Asignado automáticamente (rotativa: {n})',
+  },
+  /** The word after the number of open tickets: one, or any other number. */
+  openWord: { one: 'abierto', many: 'abiertos' },
   reason: (mode: Exclude<AssignmentMode, 'manual'>, open: number) =>
-    mode === 'least_loaded'
-      ? `Asignado automáticamente (menor carga: ${open} ${open === 1 ? 'abierto' : 'abiertos'})`
-      : `Asignado automáticamente (rotativa: ${open} ${open === 1 ? 'abierto' : 'abiertos'})`,
+    ASSIGNMENT_MSG.reasonTemplate[mode].replace(
+      '{n}',
+      `${open} ${open === 1 ? ASSIGNMENT_MSG.openWord.one : ASSIGNMENT_MSG.openWord.many}`,
+    ),
 } as const;
 
 /** Manual, Rotativa or Menor carga (the Grupos form). */

@@ -8,7 +8,7 @@ import type { MailPerson } from '../mail/mail-notifier.ts';
 import type { NotificationBus } from '../notifications/notifications.bus.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { NewTicketEvent, TicketEventsRepository } from '../tickets/ticket-events.repository.ts';
-import type { TicketsRepository } from '../tickets/tickets.repository.ts';
+import type { AssigneeInStatement, ChosenInStatement, TicketsRepository } from '../tickets/tickets.repository.ts';
 import type { AssignableMember, GroupsRepository } from './groups.repository.ts';
 
 /** A ticket handed to a member by the group's mode. */
@@ -43,7 +43,9 @@ interface Deps {
   groups: GroupsRepository;
   tickets: Pick<TicketsRepository, 'assign'>;
   events: TicketEventsRepository;
-  notifications: Pick<NotificationsService, 'notify' | 'noticeAfter' | 'ticketChanged'>;
+  notifications: Pick<NotificationsService, 'notify' | 'ticketChanged' | 'publish' | 'mailRequested'>;
+  /** The channel of the live streams' NOTIFY (PostgreSQL), or null (notifications.bus.ts `notifyChannel`). */
+  notifyChannel: string | null;
   /** The clock (ms): absences are compared with it. */
   now?: () => number;
 }
@@ -58,8 +60,8 @@ export interface ChosenMember {
   reason: string;
   /** Every member who may be given tickets, read with the choice. */
   team: number[];
-  /** What their notification of the assignment needs, read with the choice. */
-  recipient: MailPerson;
+  /** What their notification of the assignment needs, when read with the choice (otherwise read for it). */
+  recipient?: MailPerson;
 }
 
 /** The timeline's entry of an automatic assignment: by the portal itself, with its reason. */
@@ -94,7 +96,16 @@ export const isAbsentAt = (u: { absent_from: string | null; absent_until: string
  * assignment; SQLite has one writer. The lock is per group: a member of two groups may pass
  * the cap by one when both assign at the same instant.
  */
-export function createAutoAssigner({ database, bus, groups, tickets, events, notifications, now = Date.now }: Deps) {
+export function createAutoAssigner({
+  database,
+  bus,
+  groups,
+  tickets,
+  events,
+  notifications,
+  notifyChannel,
+  now = Date.now,
+}: Deps) {
   const { db } = database;
   // Every group's mode, kept until a write to the groups is announced.
   const modes = createLoadingCache<'all', Map<number, AssignmentMode>>(1, () => bus.canCache());
@@ -157,17 +168,25 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
     return rotation.reduce((best, m) => (m.open < best.open ? m : best));
   }
 
-  /** The member the locked group's mode picks for its next ticket, with their name; null when it assigns nobody. */
+  /**
+   * The member the locked group's mode picks for its next ticket, with their name; null when it
+   * assigns nobody. PostgreSQL makes the choice a creation's statement makes (`inCreation`),
+   * here under the lock `trx` already holds; SQLite reads the members and picks here.
+   */
   async function choose(trx: Kysely<DB>, group: LockedGroup): Promise<ChosenMember | null> {
-    if (group.status_id !== RECORD_STATUS.active || group.assignment_mode === 'manual') return null;
-    return chooseAmong(group, await groups.assignableMembers(group.id, trx));
-  }
-
-  /** `choose` among the members read under the group's lock. */
-  function chooseAmong(group: LockedGroup, members: readonly AssignableMember[]): ChosenMember | null {
     const mode = group.assignment_mode;
     if (group.status_id !== RECORD_STATUS.active || mode === 'manual') return null;
-    const { rotation, team } = available(group, members);
+    if (database.dialect === 'postgres') {
+      const row = await groups.chooseLocked(trx, group.id, new Date(now()).toISOString());
+      if (!row) return null;
+      return {
+        userId: row.user_id,
+        name: row.full_name,
+        reason: ASSIGNMENT_MSG.reason(mode, Number(row.open)),
+        team: await groups.memberIds(group.id),
+      };
+    }
+    const { rotation, team } = available(group, await groups.assignableMembers(group.id, trx));
     const chosen = pick(mode, rotation);
     if (!chosen) return null;
     return {
@@ -180,56 +199,13 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
   }
 
   /**
-   * Locks the group for this transaction and picks the member for its next ticket: on
-   * PostgreSQL in one statement (groups.repository.ts `lockWithMembers`), on SQLite, whose one
-   * writer needs no lock, as `lockGroup` then `choose`. Undefined when the group does not exist.
+   * PostgreSQL: a new ticket of group `groupId` written assigned to the member the group's mode
+   * picks, by the statement that writes it (groups.repository.ts `assigneeInCreation`): the
+   * group's lock is held for that one statement. Nobody chosen (a manual or inactive group, no
+   * member available): the ticket waits in the queue.
    */
-  async function lockAndChoose(
-    trx: Kysely<DB>,
-    groupId: number,
-  ): Promise<{ group: LockedGroup; chosen: ChosenMember | null; ticketId?: number } | undefined> {
-    if (database.dialect !== 'postgres') {
-      const group = await lockGroup(trx, groupId);
-      return group && { group, chosen: await choose(trx, group) };
-    }
-    const locked = await groups.lockWithMembers(groupId, trx);
-    return locked && { ...locked, chosen: chooseAmong(locked.group, locked.members) };
-  }
-
-  /** How many creations into each group are under way in this process (`enter`). */
-  const underWay = new Map<number, number>();
-
-  /**
-   * Counts a creation into the group as under way until `leave` (called once). `isAlone` when no
-   * other is: a creation that is not alone chooses under the lock at once (`lockAndChoose`),
-   * since the one before it would change what an unlocked read finds before its write
-   * (`chooseUnlocked`).
-   */
-  function enter(groupId: number) {
-    const before = underWay.get(groupId) ?? 0;
-    underWay.set(groupId, before + 1);
-    const leave = () => {
-      const left = (underWay.get(groupId) ?? 1) - 1;
-      if (left === 0) underWay.delete(groupId);
-      else underWay.set(groupId, left);
-    };
-    return { isAlone: before === 0, leave };
-  }
-
-  /**
-   * PostgreSQL: the member the group's mode picks for its next ticket, read under no lock, with
-   * the gate that holds the ticket's statement to that read (groups.repository.ts
-   * `unchangedGate`): such a creation takes no transaction of its own. Undefined on SQLite
-   * (whose one writer needs no lock) and when nobody would be chosen: `lockAndChoose` then.
-   */
-  async function chooseUnlocked(groupId: number) {
-    if (database.dialect !== 'postgres') return undefined;
-    const read = await groups.lockWithMembers(groupId, db, { lock: false });
-    const chosen = read && chooseAmong(read.group, read.members);
-    return read && chosen
-      ? { group: read.group, chosen, ticketId: read.ticketId, gate: groups.unchangedGate(read) }
-      : undefined;
-  }
+  const inCreation = (groupId: number, at: string): AssigneeInStatement =>
+    groups.assigneeInCreation(groupId, at, notifyChannel);
 
   /** The assignee's notification of a ticket given to them, as `notify` takes it. */
   const noticeOf = (ticket: AssignedTicket, chosen: ChosenMember) => ({
@@ -253,14 +229,25 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
   });
 
   /**
-   * PostgreSQL: the chosen member's notification of a ticket not written yet (its id reserved
-   * by `lockAndChoose`), as CTEs of the statement that writes it (CTE `after`), and the
-   * assignment it records (notifications.service.ts `noticeAfter`). Undefined where it cannot
-   * be written so: `notifyAssignee` after the ticket instead.
+   * PostgreSQL: the assignment a creation's statement made (`inCreation`), or null when it chose
+   * nobody. Wakes the mail worker when the assignee's mail was requested, and on a bus without
+   * NOTIFY (one process) the assignee's live streams.
    */
-  async function noticeAfter(group: LockedGroup, ticket: AssignedTicket, chosen: ChosenMember, after: string) {
-    const statement = await notifications.noticeAfter(noticeOf(ticket, chosen), after);
-    return statement && { statement, assignment: assignmentOf(group, ticket, chosen) };
+  function assignedInCreation(
+    groupId: number,
+    ticket: { id: number; created_by: number },
+    chosen: ChosenInStatement | undefined,
+  ): AutoAssignment | null {
+    if (!chosen || chosen.chosen_id === null) return null;
+    if (chosen.chosen_mailed) notifications.mailRequested();
+    if (notifyChannel === null) void notifications.publish(chosen.chosen_id);
+    return {
+      ticketId: ticket.id,
+      groupId,
+      assigneeId: chosen.chosen_id,
+      createdBy: ticket.created_by,
+      team: chosen.chosen_team ?? [],
+    };
   }
 
   /**
@@ -327,10 +314,8 @@ export function createAutoAssigner({ database, bus, groups, tickets, events, not
   return {
     modeOf,
     lockGroup,
-    lockAndChoose,
-    enter,
-    chooseUnlocked,
-    noticeAfter,
+    inCreation,
+    assignedInCreation,
     choose,
     notifyAssignee,
     assignLocked,

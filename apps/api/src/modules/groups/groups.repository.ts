@@ -1,10 +1,19 @@
-import { RECORD_STATUS, type GroupMemberRole, type TGroupMember, type TUserGroup } from '@portal/contract';
+import {
+  ASSIGNMENT_MSG,
+  DEFAULT_NOTIFICATION_CHANNELS,
+  NOTIFICATION_TEXT,
+  RECORD_STATUS,
+  TICKET_MSG,
+  type GroupMemberRole,
+  type TGroupMember,
+  type TUserGroup,
+} from '@portal/contract';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { nowIso, type Database } from '../../db/database.ts';
-import { GATE_CTE } from '../../db/insert-after.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
 import { COUNT_KIND } from '../../db/ticket-derivations.ts';
+import type { AssigneeInStatement } from '../tickets/tickets.repository.ts';
 
 /**
  * Rotativa's place: the member the group gave its last ticket to (`group_rotations`), in `trx`
@@ -18,21 +27,12 @@ export async function writeRotation(trx: Kysely<DB>, groupId: number, userId: nu
     .execute();
 }
 
-/** What a choice of member was made from: the group row and its members as `lockWithMembers` read them. */
-interface ChoiceRead {
-  group: { id: number; status_id: number; assignment_mode: string; assignment_cap: number | null };
-  members: readonly { user_id: number; open: number; last_assigned_user_id: number | null }[];
-}
-
 /** Groups as teams: their members (`group_members`). */
 export function createGroupsRepository(database: Database) {
   const { db } = database;
 
-  /**
-   * The select behind `assignableMembers`. `fresh`: the loads and Rotativa's place read by the
-   * functions of migration 0038 (PostgreSQL, under a lock taken in the same statement).
-   */
-  const membersOf = (trx: Kysely<DB>, groupId: number, { fresh = false } = {}) =>
+  /** The select behind `assignableMembers`. */
+  const membersOf = (trx: Kysely<DB>, groupId: number) =>
     trx
       .selectFrom('group_members as m')
       .innerJoin('users as u', 'u.id', 'm.user_id')
@@ -55,55 +55,29 @@ export function createGroupsRepository(database: Database) {
           .as('assigned_channel'),
       )
       .select((eb) =>
-        fresh
-          ? sql<number | string | null>`portal_open_assigned(m.user_id)`.as('open')
-          : eb
-              .selectFrom('ticket_counts as c')
-              .select((inner) => inner.fn.sum<number | string>('c.n').as('n'))
-              .whereRef('c.user_id', '=', 'm.user_id')
-              .where('c.kind', '=', COUNT_KIND.assigned)
-              .where('c.stage', '<>', 'closed')
-              .$asScalar()
-              .as('open'),
+        eb
+          .selectFrom('ticket_counts as c')
+          .select((inner) => inner.fn.sum<number | string>('c.n').as('n'))
+          .whereRef('c.user_id', '=', 'm.user_id')
+          .where('c.kind', '=', COUNT_KIND.assigned)
+          .where('c.stage', '<>', 'closed')
+          .$asScalar()
+          .as('open'),
       )
       .select((eb) =>
-        fresh
-          ? sql<number | null>`portal_last_assigned(m.group_id)`.as('last_assigned_user_id')
-          : eb
-              .selectFrom('group_rotations as g')
-              .select('g.last_assigned_user_id')
-              .where('g.group_id', '=', groupId)
-              .$asScalar()
-              .as('last_assigned_user_id'),
+        eb
+          .selectFrom('group_rotations as g')
+          .select('g.last_assigned_user_id')
+          .where('g.group_id', '=', groupId)
+          .$asScalar()
+          .as('last_assigned_user_id'),
       )
       .where('m.group_id', '=', groupId)
       .where('u.status_id', '=', RECORD_STATUS.active)
       .where('r.status_id', '=', RECORD_STATUS.active);
 
-  type MemberRow = Awaited<ReturnType<ReturnType<typeof membersOf>['execute']>>[number];
-
   /**
-   * `lockWithMembers`'s statement: the group row, locked or not, and its members with their loads
-   * (locked: read after the lock by the functions of migration 0038).
-   */
-  const readWithMembers = (trx: Kysely<DB>, groupId: number, lock: boolean) => {
-    const row = trx
-      .selectFrom('groups')
-      .select(['id', 'status_id', 'assignment_mode', 'assignment_cap'])
-      .select(sql<number>`nextval('tickets_id_seq')::int`.as('ticket_id'))
-      .where('id', '=', groupId);
-    return trx
-      .selectFrom((lock ? row.forNoKeyUpdate() : row).as('g'))
-      .leftJoinLateral(
-        () => membersOf(trx, groupId, { fresh: lock }).as('a'),
-        (join) => join.onTrue(),
-      )
-      .selectAll('a')
-      .select(['g.id', 'g.status_id as group_status_id', 'g.assignment_mode', 'g.assignment_cap', 'g.ticket_id'])
-      .orderBy('a.user_id');
-  };
-  /**
-   * The reads every automatic assignment makes, compiled once per key (group, lock): building
+   * The reads every automatic assignment makes, compiled once per key (the group): building
    * one costs more than running it. The same text and values each time.
    */
   const compiledReads = new Map<string, CompiledQuery<unknown>>();
@@ -277,56 +251,61 @@ export function createGroupsRepository(database: Database) {
       return rows.map(withOpen);
     },
 
+    rotate: writeRotation,
+
     /**
-     * PostgreSQL: takes the group row's lock for this transaction (`SELECT … FOR NO KEY UPDATE`)
-     * and reads `assignableMembers` in the same statement. The statement's own snapshot predates
-     * the lock, so the loads and Rotativa's place are read by functions that take theirs when
-     * called, after it (migration 0038). It reserves the id of the ticket to be written too (its
-     * assignee's notification names it before it is written). The group, or undefined when it
-     * does not exist. Without `lock`, the same read under no lock (`unchangedGate` then holds
-     * the creation to what it read).
+     * PostgreSQL: the member the group's mode picks for its next ticket (migration 0045
+     * `portal_choose_assignee`, which takes the group row's lock for `trx`), or undefined when
+     * it picks nobody.
      */
-    async lockWithMembers(groupId: number, trx: Kysely<DB>, { lock = true } = {}) {
-      const compiled = compiledOnce(`with:${groupId}:${lock}`, () => readWithMembers(trx, groupId, lock));
-      const { rows } = await executePrepared(trx, { compile: () => compiled });
-      const [first] = rows;
-      if (!first) return undefined;
+    async chooseLocked(trx: Kysely<DB>, groupId: number, at: string) {
+      const { rows } = await sql<{ user_id: number; open: string; full_name: string }>`
+        select user_id, open, full_name from portal_choose_assignee(${groupId}::int, ${at}::timestamptz)`.execute(trx);
+      const [row] = rows;
+      return row && { user_id: row.user_id, open: Number(row.open), full_name: row.full_name };
+    },
+
+    /**
+     * PostgreSQL: the parts of a creation's statement that write the new ticket of group
+     * `groupId` assigned to the member the group's mode picks (tickets.repository.ts
+     * `AssigneeInStatement`): `portal_choose_assignee` takes the group's lock and chooses; with
+     * the ticket go the timeline's entry with its reason (`ASSIGNMENT_MSG.reason`, composed
+     * here the same way), Rotativa's place, the assignee's notification in the portal (with its
+     * NOTIFY on `notifyChannel`) and, when they get e-mail, the request of their mail, which the
+     * outbox worker composes (mail-outbox.repository.ts `composeRequests`). The channel is the
+     * assignee's choice for an assignment, else its default.
+     */
+    assigneeInCreation(groupId: number, at: string, notifyChannel: string | null): AssigneeInStatement {
+      const open = sql`ch.open || ' ' || case when ch.open = 1 then ${ASSIGNMENT_MSG.openWord.one}::text
+        else ${ASSIGNMENT_MSG.openWord.many}::text end`;
+      const reason = sql`replace(${JSON.stringify(ASSIGNMENT_MSG.reasonTemplate)}::jsonb ->> ch.mode, '{n}', ${open})`;
+      const channel = sql`coalesce(ch.channel, ${DEFAULT_NOTIFICATION_CHANNELS.assigned}::text)`;
+      const message = TICKET_MSG.assignmentMessage;
       return {
-        group: {
-          id: first.id,
-          status_id: first.group_status_id,
-          assignment_mode: first.assignment_mode,
-          assignment_cap: first.assignment_cap,
-        },
-        // The left join's member columns are all null on the one row of a group without members.
-        members: rows.flatMap((r) => (r.user_id === null ? [] : [withOpen(r as MemberRow)])),
-        ticketId: first.ticket_id,
+        choose: sql`ch as materialized (
+            select ch.*, ${reason} as reason from portal_choose_assignee(${groupId}::int, ${at}::timestamptz) ch),`,
+        assignee: sql`(select ch.user_id from ch)`,
+        writes: sql`chosen_rotation as (insert into group_rotations (group_id, last_assigned_user_id)
+            select ${groupId}::int, ch.user_id from t, ch
+            on conflict (group_id) do update set last_assigned_user_id = excluded.last_assigned_user_id),
+          chosen_notice as (insert into notifications (user_id, actor_id, ticket_id, title, message, type, created_at)
+            select ch.user_id, null, t.id, ${NOTIFICATION_TEXT.titlePrefix}::text || t.id, ${message}::text, 'info',
+              ${at}::timestamptz
+            from t, ch where ${channel} in ('portal', 'both')
+            returning ${notifyChannel === null ? sql`id` : sql`pg_notify(${notifyChannel}::text, user_id::text)`}),
+          chosen_mail as (insert into mail_requests (user_id, ticket_id, event, message, detail, created_at)
+            select ch.user_id, t.id, 'assigned', ${message}::text, ch.reason, ${at}::timestamptz
+            from t, ch where ${channel} in ('email', 'both')
+            returning id),`,
+        events: sql`union all
+          select t.id, null::int, 'auto_assigned', 'user_assigned_id', ch.reason, ch.full_name, ${at}::timestamptz
+          from t, ch`,
+        answer: sql`(select ch.user_id from t, ch) as chosen_id, (select ch.full_name from t, ch) as chosen_name,
+          (select array_agg(m.user_id order by m.user_id) from group_members m where m.group_id = ${groupId}::int)
+            as chosen_team,
+          exists (select 1 from chosen_mail) as chosen_mailed,`,
       };
     },
-
-    /**
-     * PostgreSQL: CTEs for a statement that writes a group's next ticket with a member chosen
-     * from an unlocked read (`lockWithMembers` without `lock`), each followed by a comma: the
-     * group row's lock, then `GATE_CTE`, which has a row only when what the choice read is
-     * still so under the lock (the group's mode, cap and state, Rotativa's place, each member's
-     * open tickets; read by the functions of migrations 0038 and 0040, after the lock). The
-     * statement writes only when it has one; otherwise the choice is made again, under the lock.
-     */
-    unchangedGate({ group, members }: ChoiceRead) {
-      const last = members[0]?.last_assigned_user_id ?? null;
-      return sql`group_lock as materialized (
-          select id from groups
-          where id = ${group.id}::int and status_id = ${group.status_id}::int
-            and assignment_mode = ${group.assignment_mode}::text
-            and assignment_cap is not distinct from ${group.assignment_cap}::int
-          for no key update),
-        ${sql.raw(GATE_CTE)} as (
-          select 1 from group_lock g
-          where portal_last_assigned(g.id) is not distinct from ${last}::int
-            and portal_open_assigned_each(${members.map((m) => m.user_id)}::int[]) = ${members.map((m) => m.open)}::bigint[]),`;
-    },
-
-    rotate: writeRotation,
 
     /** Each user's open (not closed) assigned tickets, from the counters; a user without any is left out. */
     async openLoads(userIds: number[], trx: Kysely<DB> = db): Promise<Map<number, number>> {

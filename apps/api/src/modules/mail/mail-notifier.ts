@@ -8,7 +8,7 @@ import {
   type NotificationEvent,
 } from '@portal/contract';
 import type { Executor } from '../notifications/notifications.repository.ts';
-import type { MailOutboxRepository, NewOutboxMail } from './mail-outbox.repository.ts';
+import type { MailOutboxRepository, MailRequest, NewOutboxMail } from './mail-outbox.repository.ts';
 import { nextDigestAt, type TicketMail } from './ticket-mail.ts';
 
 export interface TicketMailEvent {
@@ -177,8 +177,27 @@ export function createMailNotifier({ outbox, ticketMail }: Deps) {
      */
     outboxInsert: (mails: readonly NewOutboxMail[], executor: Executor) => outbox.insertQuery(mails, executor),
 
-    /** PostgreSQL: the insert of mails `prepare` composed, as a CTE of the statement whose CTE `after` writes their ticket. */
-    outboxInsertAfter: (mails: readonly NewOutboxMail[], after: string) => outbox.insertAfter(mails, after),
+    /**
+     * The mails of events whose recipient the database chose (`mail_requests`), composed as
+     * `prepare` composes an event's: for the outbox worker (mail-outbox.repository.ts
+     * `composeRequests`).
+     */
+    async fromRequests(requests: readonly MailRequest[], executor: Executor): Promise<NewOutboxMail[]> {
+      const inputs = requests.map((r): TicketMailEvent => ({
+        recipientId: r.user_id,
+        actorId: null,
+        ticketId: r.ticket_id,
+        event: r.event,
+        message: r.message,
+        detail: r.detail ?? undefined,
+      }));
+      return (await prepare(inputs, executor)).mails;
+    },
+
+    /** A write requested a mail (`mail_requests`): `committed` wakes the worker after it. */
+    requested() {
+      wrote = true;
+    },
 
     committed() {
       if (!wrote) return;

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable, Selectable } from 'kysely';
 import type { MailStatus } from '@portal/contract';
 import { nowIso, type Database } from '../../db/database.ts';
-import { insertAfter } from '../../db/insert-after.ts';
 import { countRows, paginate, type Paging } from '../../db/paging.ts';
-import type { MailOutboxTable } from '../../db/schema.ts';
+import type { MailOutboxTable, MailRequestsTable } from '../../db/schema.ts';
 import type { Executor } from '../notifications/notifications.repository.ts';
 import type { MailHeaders } from './ticket-mail.ts';
 
 export type OutboxRow = Selectable<MailOutboxTable>;
+/** A mail whose recipient the database chose, to be composed (migration 0045). */
+export type MailRequest = Selectable<MailRequestsTable>;
 
 export interface NewOutboxMail {
   userId: number | null;
@@ -30,6 +31,9 @@ export type DigestComposer = (
   recipientName: string,
   lines: { text: string; html: string }[],
 ) => { subject: string; text: string; html: string; messageId: string; headers: MailHeaders };
+
+/** Composes the mails of requests (`mail_requests`), in the transaction that takes them. */
+export type MailRequestComposer = (requests: readonly MailRequest[], trx: Executor) => Promise<NewOutboxMail[]>;
 
 /** Mails per insert statement (within both databases' limits on bound values). */
 export const ENQUEUE_CHUNK = 100;
@@ -64,6 +68,17 @@ const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOSt
 export function createMailOutboxRepository(database: Database) {
   const { db } = database;
 
+  /** Several mails at once (one event's recipients, a sweep's alerts). */
+  async function enqueueMany(mails: readonly NewOutboxMail[], executor: Executor = db): Promise<void> {
+    const now = nowIso();
+    for (let i = 0; i < mails.length; i += ENQUEUE_CHUNK) {
+      await executor
+        .insertInto('mail_outbox')
+        .values(mails.slice(i, i + ENQUEUE_CHUNK).map((mail) => rowOf(mail, now)))
+        .execute();
+    }
+  }
+
   return {
     async enqueue(mail: NewOutboxMail, executor: Executor = db): Promise<number> {
       const row = await executor
@@ -84,26 +99,31 @@ export function createMailOutboxRepository(database: Database) {
       return executor.insertInto('mail_outbox').values(mails.map((mail) => rowOf(mail, now)));
     },
 
-    /** PostgreSQL: the insert of mails about the ticket CTE `after` writes, as a CTE of its statement (db/insert-after.ts). */
-    insertAfter: (mails: readonly NewOutboxMail[], after: string) => {
-      const now = nowIso();
-      return insertAfter(
-        'mail_outbox',
-        mails.map((mail) => rowOf(mail, now)),
-        after,
-      );
+    /**
+     * Turns the oldest `limit` mail requests (`mail_requests`) into mails: `compose` makes them,
+     * and they are written and the requests deleted in one transaction, so a request is composed
+     * once whatever fails. On PostgreSQL the requests are taken `for update skip locked`: the
+     * workers of other processes pass over them. Answers how many requests it took.
+     */
+    async composeRequests(limit: number, compose: MailRequestComposer): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        const oldest = trx.selectFrom('mail_requests').selectAll().orderBy('id').limit(limit);
+        const requests = await (database.dialect === 'postgres' ? oldest.forUpdate().skipLocked() : oldest).execute();
+        if (requests.length === 0) return 0;
+        await enqueueMany(await compose(requests, trx), trx);
+        await trx
+          .deleteFrom('mail_requests')
+          .where(
+            'id',
+            'in',
+            requests.map((r) => r.id),
+          )
+          .execute();
+        return requests.length;
+      });
     },
 
-    /** Several mails at once (one event's recipients, a sweep's alerts). */
-    async enqueueMany(mails: readonly NewOutboxMail[], executor: Executor = db): Promise<void> {
-      const now = nowIso();
-      for (let i = 0; i < mails.length; i += ENQUEUE_CHUNK) {
-        await executor
-          .insertInto('mail_outbox')
-          .values(mails.slice(i, i + ENQUEUE_CHUNK).map((mail) => rowOf(mail, now)))
-          .execute();
-      }
-    },
+    enqueueMany,
 
     /** Claims up to `limit` due mails (and those whose worker's lease ran out) for `leaseMs`. */
     async claim(limit: number, leaseMs: number): Promise<{ token: string; rows: OutboxRow[] }> {

@@ -1,6 +1,6 @@
 import type { MailLog, Mailer } from '../../lib/mailer.ts';
 import type { MailOutboxRepository, OutboxRow } from './mail-outbox.repository.ts';
-import type { DigestComposer } from './mail-outbox.repository.ts';
+import type { DigestComposer, MailRequestComposer } from './mail-outbox.repository.ts';
 import type { MailHeaders } from './ticket-mail.ts';
 
 export interface MailWorkerOptions {
@@ -8,6 +8,11 @@ export interface MailWorkerOptions {
   mailer: Mailer;
   /** Builds a person's digest from their due lines (gathered before each read of the queue). */
   composeDigest: DigestComposer;
+  /**
+   * Composes the mails the database requested (an automatic assignee's), turned into mails
+   * before each read of the queue; without it they wait for a worker that has it.
+   */
+  composeRequested?: MailRequestComposer;
   log: MailLog;
   /** How often the queue is read when nothing woke the worker. */
   pollMs: number;
@@ -86,6 +91,8 @@ export function createMailOutboxWorker(options: MailWorkerOptions) {
   /** Claims and sends until nothing is due. */
   async function drain(): Promise<number> {
     let sent = 0;
+    const { composeRequested } = options;
+    if (composeRequested) while ((await outbox.composeRequests(batchSize, composeRequested)) === batchSize);
     await outbox.gatherDigests(options.composeDigest);
     for (;;) {
       const { token, rows } = await outbox.claim(batchSize, leaseMs);

@@ -1,7 +1,6 @@
 import type { TNotification } from '@portal/contract';
 import { sql, type Insertable, type InsertQueryBuilder, type InsertResult, type Kysely, type Selectable } from 'kysely';
 import { nowIso, type Database } from '../../db/database.ts';
-import { insertAfter } from '../../db/insert-after.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import type { DB, NotificationsTable } from '../../db/schema.ts';
 
@@ -107,21 +106,6 @@ export function createNotificationsRepository({ db }: Database) {
         select n.id, pg_notify(${channel}, n.user_id::text) from n order by n.id`;
       const { rows } = await executePrepared(trx, statement);
       return rows.map((r) => r.id);
-    },
-
-    /**
-     * PostgreSQL: the insert of notifications about the ticket CTE `after` writes, as a CTE of its
-     * statement (db/insert-after.ts), each NOTIFYing `channel` with its recipient's id (delivered
-     * when the transaction commits).
-     */
-    insertAfter: (notifications: readonly NewNotification[], channel: string, after: string) => {
-      const now = nowIso();
-      return insertAfter(
-        'notifications',
-        notifications.map((n) => ({ ...n, created_at: now })),
-        after,
-        sql`pg_notify(${channel}, user_id::text)`,
-      );
     },
 
     /** The newest unread notifications, newest first. */

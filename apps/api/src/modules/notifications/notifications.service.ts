@@ -10,9 +10,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { namedCtes } from '../../db/insert-after.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import type { AuditRepository } from '../audit/audit.repository.ts';
 import type { SessionChecker } from '../auth/sessions.ts';
@@ -165,25 +163,6 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
     },
 
     /**
-     * PostgreSQL: `notify` written by the statement that writes its ticket (its CTE `after`, of
-     * the id the input names): the CTEs of the notification with its NOTIFY and of the mail, to
-     * put in that statement's WITH list (empty when nothing is due). Undefined where signals
-     * travel inside the process (SQLite): call `notify` in the transaction there.
-     */
-    async noticeAfter(input: NotifyInput, after: string): Promise<RawBuilder<unknown> | undefined> {
-      const { recipientId } = input;
-      const channel = bus.notifyChannel;
-      if (channel === null) return undefined;
-      if (!recipientId || recipientId === input.actorId) return namedCtes({});
-      const due = { ...input, recipientId };
-      const { channels, mails } = await channelsAndMails([due], database.db);
-      const parts: Record<string, RawBuilder<unknown>> = {};
-      if (deps.mail && mails.length > 0) parts['notice_mails'] = deps.mail.outboxInsertAfter(mails, after);
-      if (inPortal(channels[0])) parts['notices'] = repository.insertAfter([rowOf(due)], channel, after);
-      return namedCtes(parts);
-    },
-
-    /**
      * `notify` for many events at once (a sweep's alerts): the channels, the people and the
      * tickets read once for all, the mails and the notifications written together (`store`).
      */
@@ -206,6 +185,9 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
       deps.mail?.committed();
       return bus.signalTicket(change);
     },
+
+    /** A committed write requested a mail (mail_requests): `ticketChanged` wakes the mail worker. */
+    mailRequested: () => deps.mail?.requested(),
 
     /** Wakes `userId`'s streams; only for notifications written without `create` (same transaction rule). */
     publish: (userId: number, trx?: Executor) => bus.signal([userId], trx ?? database.db),

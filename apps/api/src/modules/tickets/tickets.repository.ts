@@ -7,7 +7,6 @@ import {
 } from '@portal/contract';
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { likePattern, nowIso, type Database } from '../../db/database.ts';
-import { GATE_CTE } from '../../db/insert-after.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import { countRows, pageMeta, paginate } from '../../db/paging.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
@@ -81,8 +80,33 @@ interface ReferenceRow {
 const referencedTables = (values: TicketValues): [ReferenceField, keyof DB][] =>
   values.group_id == null ? referenceTables : [...referenceTables, ['group_id', 'groups']];
 
-/** The CTE of PostgreSQL's creation statement that writes the ticket (what `alongside` statements read). */
-export const NEW_TICKET_CTE = 't';
+/**
+ * PostgreSQL: an assignee chosen by the creation's statement itself, and what it writes with
+ * them (groups/auto-assign.ts `inCreation`). Its parts read CTE `t`, the ticket written, and
+ * each part that names CTEs ends them with a comma.
+ */
+export interface AssigneeInStatement {
+  /** CTEs before the ticket's insert: the choice. */
+  choose: RawBuilder<unknown>;
+  /** The assignee's id, as the ticket's insert writes it (null: nobody was chosen). */
+  assignee: RawBuilder<unknown>;
+  /** CTEs after the insert: what the assignment writes besides the ticket. */
+  writes: RawBuilder<unknown>;
+  /** More rows of the timeline's insert, each `union all select` (ticket id, user, kind, field, from, to). */
+  events: RawBuilder<unknown>;
+  /** The answer's columns that tell the choice, each followed by a comma. */
+  answer: RawBuilder<unknown>;
+}
+
+/** What an `AssigneeInStatement` answers of the choice: the member, or nulls. */
+export interface ChosenInStatement {
+  chosen_id: number | null;
+  chosen_name: string | null;
+  /** The group's members, whose queue the ticket left. */
+  chosen_team: number[] | null;
+  /** Whether the assignee's mail was requested (mail_requests). */
+  chosen_mailed: boolean;
+}
 
 /**
  * One query for the catalogue rows a ticket's values refer to (and the user `creatorId`,
@@ -212,39 +236,27 @@ export function createTicketsRepository(
         assignee,
         references: found = [],
         events: extraEvents = [],
-        id,
-        alongside,
-        gate,
+        assignedIn,
       }: {
         now?: string;
         sla?: TicketSla;
         /** The caller's transaction (an automatic assignment is recorded with the creation in it). */
         trx?: Kysely<DB>;
         /**
-         * The member the automatic assignment of group `groupId` chose: the ticket is written
-         * assigned to them, and the group's rotation (`group_rotations`) moves to them.
+         * SQLite: the member the automatic assignment of group `groupId` chose: the ticket is
+         * written assigned to them, and the group's rotation (`group_rotations`) moves to them.
          */
         assignee?: { id: number; name: string; groupId: number };
         /** The logistics references of the ticket's text (references.repository.ts `extract`). */
         references?: readonly FoundReference[];
         /** More entries of its timeline, after the creation's (the automatic assignment's). */
         events?: readonly Omit<NewTicketEvent, 'ticketId'>[];
-        /** PostgreSQL: the id reserved for it (groups.repository.ts `lockWithMembers`). */
-        id?: number;
-        /**
-         * PostgreSQL: more CTEs of the creation's statement, each followed by a comma, each
-         * writing what depends on the new ticket, read from CTE `NEW_TICKET_CTE` (nothing when
-         * it is not written): the automatic assignee's notification (db/insert-after.ts).
-         */
-        alongside?: RawBuilder<unknown> | null;
-        /**
-         * PostgreSQL: CTEs ending with CTE `GATE_CTE` (db/insert-after.ts), each followed by a
-         * comma, first in the statement: the ticket is written only when it has a row;
-         * otherwise nothing is, and the creation answers `{ closed: true }`.
-         */
-        gate?: RawBuilder<unknown>;
+        /** PostgreSQL: the assignee chosen by the statement, and what it writes with them. */
+        assignedIn?: AssigneeInStatement;
       } = {},
-    ): Promise<{ ticket: TTicket; linked: SharingTicket[] } | { missing: ReferenceField[] } | { closed: true }> {
+    ): Promise<
+      { ticket: TTicket; linked: SharingTicket[]; chosen?: ChosenInStatement } | { missing: ReferenceField[] }
+    > {
       // Inside the caller's transaction (an automatic assignment follows), or in its own.
       const executor = trx ?? db;
       // The creation, the SLA applied (if any) and the caller's entries, in this order, written
@@ -267,6 +279,7 @@ export function createTicketsRepository(
       let row: Selectable<TicketsTable> | undefined;
       let references: TicketReferences;
       let linked: SharingTicket[] = [];
+      let chosen: ChosenInStatement | undefined;
       if (database.dialect === 'postgres') {
         const v = (field: Exclude<keyof TicketValues, 'name' | 'description'>) =>
           values[field] == null ? sql`null::int` : sql`${Number(values[field])}::int`;
@@ -289,41 +302,36 @@ export function createTicketsRepository(
               li as (insert into ticket_links (from_ticket_id, to_ticket_id, kind, created_by, created_at)
                 select least(t.id, sh.id), greatest(t.id, sh.id), 'related', ${createdBy}::int, ${now}::timestamptz
                 from t, sh),`;
-        const rotation = assignee
-          ? sql`ro as (insert into group_rotations (group_id, last_assigned_user_id)
-              select ${assignee.groupId}::int, t.user_assigned_id from t
-              on conflict (group_id) do update set last_assigned_user_id = excluded.last_assigned_user_id),`
-          : sql``;
+        if (assignee) throw new Error('on PostgreSQL the creation statement chooses the assignee (assignedIn)');
         const statement = sql<
-          Selectable<TicketsTable> & { refs: ReferenceRow[]; linked: SharingTicket[]; gate_open?: boolean }
+          Selectable<TicketsTable> & { refs: ReferenceRow[]; linked: SharingTicket[] } & Partial<ChosenInStatement>
         >`
-          with ${gate ?? sql``} r as (${referencesQuery(values, createdBy)}),
+          with ${assignedIn?.choose ?? sql``} r as (${referencesQuery(values, createdBy)}),
           t as (
-            insert into tickets (${id === undefined ? sql`` : sql`id, `}name, description, area_id, project_id, category_id, priority_type_id,
+            insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,
               difficulty_id, status_id, group_id, stage, created_by, user_assigned_id, created_at, updated_at,
               sla_policy_id, first_response_due_at, resolution_due_at, sla_at_risk_at, resolved_at,
               sla_paused_at, sla_state)
-            select ${id === undefined ? sql`` : sql`${id}::int, `}${values.name}::text, ${values.description}::text, ${v('area_id')}, ${v('project_id')},
+            select ${values.name}::text, ${values.description}::text, ${v('area_id')}, ${v('project_id')},
               ${v('category_id')}, ${v('priority_type_id')}, ${v('difficulty_id')}, ${v('status_id')}, ${v('group_id')},
-              ${stageOfStatus(values.status_id)}, ${createdBy}::int, ${assignee?.id ?? null}::int, ${now}::timestamptz, ${now}::timestamptz,
+              ${stageOfStatus(values.status_id)}, ${createdBy}::int, ${assignedIn?.assignee ?? sql`null::int`}, ${now}::timestamptz, ${now}::timestamptz,
               ${s?.sla_policy_id ?? null}::int, ${s?.first_response_due_at ?? null}::timestamptz,
               ${s?.resolution_due_at ?? null}::timestamptz, ${s?.sla_at_risk_at ?? null}::timestamptz,
               ${s?.resolved_at ?? null}::timestamptz, ${s?.sla_paused_at ?? null}::timestamptz,
               ${s?.sla_state ?? 'none'}::text
             where (select count(*) from r where r.field <> 'created_by' and r.status_id = ${RECORD_STATUS.active})
               = ${referencedTables(values).length}
-              ${gate ? sql`and exists (select 1 from ${sql.table(GATE_CTE)})` : sql``}
             returning *
           ),
           ${sharing}
-          ${rotation}
-          ${alongside ?? sql``}
+          ${assignedIn?.writes ?? sql``}
           e as (
             insert into ticket_events (ticket_id, user_id, kind, field, from_value, to_value, created_at)
             select t.id, x.user_id, x.kind, x.field, x.from_value, x.to_value, ${now}::timestamptz
             from t, unnest(${firstEvents.map((e) => e.user_id)}::int[], ${firstEvents.map((e) => e.kind)}::text[],
               ${firstEvents.map((e) => e.field)}::text[], ${firstEvents.map((e) => e.from_value)}::text[],
               ${firstEvents.map((e) => e.to_value)}::text[]) as x(user_id, kind, field, from_value, to_value)
+            ${assignedIn?.events ?? sql``}
             union all
             select t.id, ${createdBy}::int, 'linked', 'related', null, '#' || sh.id || ' ' || sh.name, ${now}::timestamptz
             from t, sh
@@ -333,11 +341,18 @@ export function createTicketsRepository(
           )
           select (select json_agg(r) from r) as refs,
             (select coalesce(json_agg(json_build_object('id', sh.id, 'name', sh.name) order by sh.id), '[]') from sh) as linked,
-            ${gate ? sql`exists (select 1 from ${sql.table(GATE_CTE)}) as gate_open,` : sql``}
+            ${assignedIn?.answer ?? sql``}
             t.* from (select 1) as one left join t on true`;
         const { rows } = await executePrepared(executor, statement);
         const [result] = rows;
-        if (result?.gate_open === false) return { closed: true };
+        if (assignedIn && result) {
+          chosen = {
+            chosen_id: result.chosen_id ?? null,
+            chosen_name: result.chosen_name ?? null,
+            chosen_team: result.chosen_team ?? null,
+            chosen_mailed: result.chosen_mailed ?? false,
+          };
+        }
         references = referencesOf(values, result?.refs ?? []);
         row = result?.id === null || result?.id === undefined ? undefined : result;
         linked = result?.linked ?? [];
@@ -414,6 +429,7 @@ export function createTicketsRepository(
       const { names } = references;
       return {
         linked,
+        ...(chosen ? { chosen } : {}),
         ticket: ticketOf(row, {
           priority: names.priority_type_id,
           status: { name: names.status_id, stage: row.stage },
@@ -422,7 +438,7 @@ export function createTicketsRepository(
           category: names.category_id,
           difficulty: names.difficulty_id,
           creator: names.created_by,
-          assignee: assignee?.name ?? '',
+          assignee: chosen?.chosen_name ?? assignee?.name ?? '',
           group: names.group_id ?? '',
         }),
       };

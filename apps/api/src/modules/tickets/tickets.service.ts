@@ -22,25 +22,14 @@ import type { DB } from '../../db/schema.ts';
 import { HttpError, forbidden, notFound, validationFailed, type FieldErrors } from '../../lib/http-error.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { PermissionsRepository } from '../permissions/permissions.repository.ts';
-import {
-  assignmentEvent,
-  type AutoAssigner,
-  type AutoAssignment,
-  type ChosenMember,
-  type LockedGroup,
-} from '../groups/auto-assign.ts';
+import { assignmentEvent, type AutoAssigner, type AutoAssignment } from '../groups/auto-assign.ts';
 import type { TicketRouter } from '../groups/routing.ts';
 import type { TicketLinksRepository } from '../ticket-links/ticket-links.repository.ts';
 import type { ReferencesRepository } from '../references/references.repository.ts';
 import type { AuthUserRow } from '../users/users.repository.ts';
 import { csvHeader, ticketCsvLine } from './ticket-csv.ts';
 import type { NewTicketEvent, TicketEventsRepository } from './ticket-events.repository.ts';
-import {
-  NEW_TICKET_CTE,
-  type TicketSelection,
-  type TicketValues,
-  type TicketsRepository,
-} from './tickets.repository.ts';
+import type { TicketSelection, TicketValues, TicketsRepository } from './tickets.repository.ts';
 import { slaAfterChange, slaOfNewTicket, slaViewOf, type SlaChange, type TicketSla } from '../sla/sla-clock.ts';
 import { SLA_COLUMNS, type SlaCatalog, type SlaRepository } from '../sla/sla.repository.ts';
 
@@ -65,10 +54,9 @@ interface Deps {
     AutoAssigner,
     | 'modeOf'
     | 'lockGroup'
-    | 'lockAndChoose'
-    | 'enter'
-    | 'chooseUnlocked'
-    | 'noticeAfter'
+    | 'choose'
+    | 'inCreation'
+    | 'assignedInCreation'
     | 'notifyAssignee'
     | 'assignLocked'
     | 'announce'
@@ -353,65 +341,39 @@ export function createTicketsService({
         : undefined;
       const options = { now: new Date(at).toISOString(), sla: clock, references: refs };
       const auto: { assigned: AutoAssignment | null } = { assigned: null };
-      /** PostgreSQL: the chosen member's notice, written by the creation's statement (ticket `id` reserved). */
-      const noticeOf = (group: LockedGroup, chosen: ChosenMember, id: number) =>
-        autoAssign.noticeAfter(group, { id, created_by: actor.id, name: values.name }, chosen, NEW_TICKET_CTE);
-      /** The creation with the member the group's mode picks (before the insert: it is written assigned). */
-      const createAssigned = async (groupId: number, isAlone: boolean) => {
-        // PostgreSQL, when no other creation into the group is under way here: first from an
-        // unlocked read, in one statement that writes only if what was read still holds under
-        // the group's lock. Then, or on SQLite, in a transaction that takes the lock first.
-        const unlocked = isAlone ? await autoAssign.chooseUnlocked(groupId) : undefined;
-        if (unlocked) {
-          const { group, chosen, ticketId: id } = unlocked;
-          const notice = await noticeOf(group, chosen, id);
-          if (notice) {
-            const created = await tickets.create(values, actor.id, {
-              ...options,
-              assignee: { id: chosen.userId, name: chosen.name, groupId },
-              events: [assignmentEvent(chosen)],
-              id,
-              alongside: notice.statement,
-              gate: unlocked.gate,
-            });
-            if (!('closed' in created)) {
-              if ('ticket' in created) auto.assigned = notice.assignment;
-              return created;
-            }
-          }
+      /**
+       * The creation into a group whose mode assigns, written assigned to the member it picks
+       * under the group's lock: on PostgreSQL by the creation's own statement; on SQLite, whose
+       * one writer needs no lock, chosen before the insert in the creation's transaction.
+       */
+      const createAssigned = async (groupId: number) => {
+        if (database.dialect === 'postgres') {
+          const created = await tickets.create(values, actor.id, {
+            ...options,
+            assignedIn: autoAssign.inCreation(groupId, options.now),
+          });
+          if ('ticket' in created)
+            auto.assigned = autoAssign.assignedInCreation(groupId, created.ticket, created.chosen);
+          return created;
         }
         return database.db.transaction().execute(async (trx) => {
-          const locked = await autoAssign.lockAndChoose(trx, groupId);
-          const group = locked?.group;
-          const chosen = locked?.chosen ?? null;
-          const assignee = chosen ? { id: chosen.userId, name: chosen.name, groupId } : undefined;
-          const id = locked?.ticketId;
-          // PostgreSQL: with its id reserved, the assignee's notification is written by the
-          // creation's own statement; SQLite writes it after the ticket, in the transaction.
-          const notice = group && chosen && id !== undefined ? await noticeOf(group, chosen, id) : undefined;
+          const group = await autoAssign.lockGroup(trx, groupId);
+          const chosen = group ? await autoAssign.choose(trx, group) : null;
           const created = await tickets.create(values, actor.id, {
             ...options,
             trx,
-            assignee,
+            assignee: chosen ? { id: chosen.userId, name: chosen.name, groupId } : undefined,
             events: chosen ? [assignmentEvent(chosen)] : [],
-            id,
-            alongside: notice?.statement,
           });
           if (group && chosen && 'ticket' in created) {
-            auto.assigned = notice
-              ? notice.assignment
-              : await autoAssign.notifyAssignee(trx, group, created.ticket, chosen);
+            auto.assigned = await autoAssign.notifyAssignee(trx, group, created.ticket, chosen);
           }
           return created;
         });
       };
-      const slot =
-        assigningGroup === null ? undefined : { groupId: assigningGroup, ...autoAssign.enter(assigningGroup) };
-      const result = await (
-        slot ? createAssigned(slot.groupId, slot.isAlone) : tickets.create(values, actor.id, options)
-      ).finally(() => slot?.leave());
-      // Only a creation given a gate is ever closed (createAssigned makes it again under the lock).
-      if ('closed' in result) throw new Error('a creation without a gate answered closed');
+      const result = await (assigningGroup === null
+        ? tickets.create(values, actor.id, options)
+        : createAssigned(assigningGroup));
       if ('missing' in result) throw validationFailed(referenceErrors(result.missing, values));
       const { ticket } = result;
       const linked = result.linked.map((t) => t.id);
