@@ -82,8 +82,8 @@ const referencedTables = (values: TicketValues): [ReferenceField, keyof DB][] =>
 
 /**
  * PostgreSQL: an assignee chosen by the creation's statement itself, and what it writes with
- * them (groups/auto-assign.ts `inCreation`). Its parts read CTE `t`, the ticket written, and
- * each part that names CTEs ends them with a comma.
+ * them (groups.repository.ts `assigneeInCreation`). Its parts read CTE `t`, the ticket written,
+ * and each part that names CTEs ends them with a comma.
  */
 export interface AssigneeInStatement {
   /** CTEs before the ticket's insert: the choice. */
@@ -92,7 +92,7 @@ export interface AssigneeInStatement {
   assignee: RawBuilder<unknown>;
   /** CTEs after the insert: what the assignment writes besides the ticket. */
   writes: RawBuilder<unknown>;
-  /** More rows of the timeline's insert, each `union all select` (ticket id, user, kind, field, from, to). */
+  /** More rows of the timeline's insert, each `union all select` (ticket id, user, kind, field, from, to, at). */
   events: RawBuilder<unknown>;
   /** The answer's columns that tell the choice, each followed by a comma. */
   answer: RawBuilder<unknown>;
