@@ -106,6 +106,8 @@ export function createMailOutboxRepository(database: Database) {
      * workers of other processes pass over them. Answers how many requests it took.
      */
     async composeRequests(limit: number, compose: MailRequestComposer): Promise<number> {
+      // Most runs find no request: one read tells, without a transaction.
+      if (!(await db.selectFrom('mail_requests').select('id').limit(1).executeTakeFirst())) return 0;
       return db.transaction().execute(async (trx) => {
         const oldest = trx.selectFrom('mail_requests').selectAll().orderBy('id').limit(limit);
         const requests = await (database.dialect === 'postgres' ? oldest.forUpdate().skipLocked() : oldest).execute();

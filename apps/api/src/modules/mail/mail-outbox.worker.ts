@@ -92,7 +92,14 @@ export function createMailOutboxWorker(options: MailWorkerOptions) {
   async function drain(): Promise<number> {
     let sent = 0;
     const { composeRequested } = options;
-    if (composeRequested) while ((await outbox.composeRequests(batchSize, composeRequested)) === batchSize);
+    // A request that cannot be composed stays for the next run; the mails already due still leave.
+    if (composeRequested) {
+      try {
+        while ((await outbox.composeRequests(batchSize, composeRequested)) === batchSize);
+      } catch (err) {
+        log.error({ err }, 'mail outbox: the requested mails could not be composed');
+      }
+    }
     await outbox.gatherDigests(options.composeDigest);
     for (;;) {
       const { token, rows } = await outbox.claim(batchSize, leaseMs);
