@@ -163,7 +163,6 @@ export function createServices(config: Config, database: Database, log: MailLog 
     tickets: ticketsRepository,
     events: ticketEvents,
     notifications,
-    notifyChannel: bus.notifyChannel,
     now: () => clock.now(),
   });
   const tickets = createTicketsService({

@@ -22,31 +22,22 @@ import { runStatements } from './run-statements.ts';
  * such a choice (migrations 0038, 0040 and 0044), are dropped: nothing calls them.
  */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
-  await runStatements(db, dialect === 'postgres' ? postgres : sqlite);
+  const isPostgres = dialect === 'postgres';
+  await runStatements(db, [
+    `create table mail_requests (
+      id ${isPostgres ? 'serial primary key' : 'integer primary key autoincrement'},
+      user_id integer not null references users (id) on delete cascade,
+      ticket_id integer not null references tickets (id) on delete cascade,
+      event text not null,
+      message text not null,
+      detail text,
+      created_at ${isPostgres ? 'timestamptz' : 'text'} not null
+    )`,
+    ...(isPostgres ? postgres : []),
+  ]);
 }
 
-const sqlite = [
-  `create table mail_requests (
-    id integer primary key autoincrement,
-    user_id integer not null references users (id) on delete cascade,
-    ticket_id integer not null references tickets (id) on delete cascade,
-    event text not null,
-    message text not null,
-    detail text,
-    created_at text not null
-  )`,
-];
-
 const postgres = [
-  `create table mail_requests (
-    id serial primary key,
-    user_id integer not null references users (id) on delete cascade,
-    ticket_id integer not null references tickets (id) on delete cascade,
-    event text not null,
-    message text not null,
-    detail text,
-    created_at timestamptz not null
-  )`,
   `create or replace function portal_choose_assignee(the_group integer, at timestamptz)
     returns table (user_id integer, open bigint, mode text, full_name text, channel text)
     language plpgsql volatile as $$

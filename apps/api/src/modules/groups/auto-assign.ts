@@ -38,14 +38,15 @@ export interface LockedGroup {
 
 interface Deps {
   database: Database;
-  /** Announces writes to the groups (`catalogs`): the modes kept in memory are dropped. */
-  bus: Pick<NotificationBus, 'onInvalidate' | 'canCache'>;
+  /**
+   * Announces writes to the groups (`catalogs`): the modes kept in memory are dropped. Its
+   * `notifyChannel` carries the assignee's NOTIFY (PostgreSQL), or is null.
+   */
+  bus: Pick<NotificationBus, 'onInvalidate' | 'canCache' | 'notifyChannel'>;
   groups: GroupsRepository;
   tickets: Pick<TicketsRepository, 'assign'>;
   events: TicketEventsRepository;
   notifications: Pick<NotificationsService, 'notify' | 'ticketChanged' | 'publish' | 'mailRequested'>;
-  /** The channel of the live streams' NOTIFY (PostgreSQL), or null (notifications.bus.ts `notifyChannel`). */
-  notifyChannel: string | null;
   /** The clock (ms): absences are compared with it. */
   now?: () => number;
 }
@@ -96,17 +97,9 @@ export const isAbsentAt = (u: { absent_from: string | null; absent_until: string
  * assignment; SQLite has one writer. The lock is per group: a member of two groups may pass
  * the cap by one when both assign at the same instant.
  */
-export function createAutoAssigner({
-  database,
-  bus,
-  groups,
-  tickets,
-  events,
-  notifications,
-  notifyChannel,
-  now = Date.now,
-}: Deps) {
+export function createAutoAssigner({ database, bus, groups, tickets, events, notifications, now = Date.now }: Deps) {
   const { db } = database;
+  const { notifyChannel } = bus;
   // Every group's mode, kept until a write to the groups is announced.
   const modes = createLoadingCache<'all', Map<number, AssignmentMode>>(1, () => bus.canCache());
   bus.onInvalidate(({ kind }) => {
@@ -182,8 +175,8 @@ export function createAutoAssigner({
       return {
         userId: row.user_id,
         name: row.full_name,
-        reason: ASSIGNMENT_MSG.reason(mode, Number(row.open)),
-        team: await groups.memberIds(group.id),
+        reason: ASSIGNMENT_MSG.reason(mode, row.open),
+        team: row.team,
       };
     }
     const { rotation, team } = available(group, await groups.assignableMembers(group.id, trx));

@@ -76,6 +76,10 @@ export function createGroupsRepository(database: Database) {
       .where('u.status_id', '=', RECORD_STATUS.active)
       .where('r.status_id', '=', RECORD_STATUS.active);
 
+  /** PostgreSQL: the group's members' ids, in id order, as one array (whose queue an assignment changed). */
+  const teamOf = (groupId: number) =>
+    sql<number[]>`array(select m.user_id from group_members m where m.group_id = ${groupId}::int order by m.user_id)`;
+
   /**
    * The reads every automatic assignment makes, compiled once per key (the group): building
    * one costs more than running it. The same text and values each time.
@@ -259,10 +263,11 @@ export function createGroupsRepository(database: Database) {
      * it picks nobody.
      */
     async chooseLocked(trx: Kysely<DB>, groupId: number, at: string) {
-      const { rows } = await sql<{ user_id: number; open: string; full_name: string }>`
-        select user_id, open, full_name from portal_choose_assignee(${groupId}::int, ${at}::timestamptz)`.execute(trx);
+      const { rows } = await sql<{ user_id: number; open: string; full_name: string; team: number[] }>`
+        select ch.user_id, ch.open, ch.full_name, ${teamOf(groupId)} as team
+        from portal_choose_assignee(${groupId}::int, ${at}::timestamptz) ch`.execute(trx);
       const [row] = rows;
-      return row && { user_id: row.user_id, open: Number(row.open), full_name: row.full_name };
+      return row && { ...row, open: Number(row.open) };
     },
 
     /**
@@ -301,8 +306,7 @@ export function createGroupsRepository(database: Database) {
           select t.id, null::int, 'auto_assigned', 'user_assigned_id', ch.reason, ch.full_name, ${at}::timestamptz
           from t, ch`,
         answer: sql`(select ch.user_id from t, ch) as chosen_id, (select ch.full_name from t, ch) as chosen_name,
-          (select array_agg(m.user_id order by m.user_id) from group_members m where m.group_id = ${groupId}::int)
-            as chosen_team,
+          ${teamOf(groupId)} as chosen_team,
           exists (select 1 from chosen_mail) as chosen_mailed,`,
       };
     },
