@@ -28,13 +28,13 @@ describe('attribute bitmaps on postgres', () => {
     ).rows;
 
   /** Tickets Generales' total for these filters, and the tickets' own count of them. */
-  async function totals(filters: Record<string, (number | null)[]>) {
+  async function totals(filters: Record<string, (number | string | null)[]>) {
     const listed = (await t.call(admin, 'POST', '/api/general-tickets', { page: 1, per_page: 10, filters })).json();
     let q = db()
       .selectFrom('tickets')
       .select((eb) => eb.fn.countAll<string>().as('n'));
     for (const [column, values] of Object.entries(filters)) {
-      const present = values.filter((v): v is number => v !== null);
+      const present = values.filter((v): v is number | string => v !== null);
       q = q.where((eb) =>
         eb.or([
           ...(present.length ? [eb(column as 'area_id', 'in', present)] : []),
@@ -86,12 +86,23 @@ describe('attribute bitmaps on postgres', () => {
     await db().updateTable('tickets').set({ area_id: 3, user_assigned_id: null }).where('area_id', '=', 1).execute();
     await db().updateTable('tickets').set({ name: 'Solo cambia el texto' }).where('priority_type_id', '=', 2).execute();
     await db().deleteFrom('tickets').where('priority_type_id', '=', 3).execute();
+    // The SLA state moves as the alert sweep moves it, alone in its statement.
+    await db().updateTable('tickets').set({ sla_state: 'breached' }).where('priority_type_id', '=', 4).execute();
+    await db()
+      .updateTable('tickets')
+      .set({ sla_state: 'at_risk' })
+      .where('priority_type_id', '=', 1)
+      .where('area_id', '=', 2)
+      .execute();
 
-    const lists: Record<string, (number | null)[]>[] = [
+    const lists: Record<string, (number | string | null)[]>[] = [
       { area_id: [3] },
       { area_id: [2, 3], priority_type_id: [4] },
       { user_assigned_id: [null], project_id: [2] },
       { area_id: [1] },
+      { sla_state: ['breached'], area_id: [2, 3] },
+      { sla_state: ['at_risk', 'breached'], priority_type_id: [1] },
+      { sla_state: ['none'], project_id: [1] },
     ];
     for (const filters of lists) {
       const { listed, counted } = await totals(filters);

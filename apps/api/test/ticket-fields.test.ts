@@ -244,4 +244,19 @@ describe.each(dialects)('the ticket fields on %s', (dialect) => {
     expect([...totals]).toEqual([String(expected)]);
     expect([...denseTotals]).toEqual([`${TICKET_COUNT_CAP}+`]);
   });
+
+  it('finds a ticket under the SLA state a statement moved it to, as the alert sweep moves them', async () => {
+    const moved = rows.filter((r) => r.sla_state === 'ok' && r.id % 3 === 0).map((r) => r.id);
+    expect(moved.length).toBeGreaterThan(0);
+    await db().updateTable('tickets').set({ sla_state: 'breached' }).where('id', 'in', moved).execute();
+    ({ rows, nameRank } = await readRecountRows(db()));
+    const priority = { priority_type_id: [rows[0]!.priority_type_id] };
+    for (const state of ['ok', 'breached'] as const) {
+      await expectRecount(
+        `${state} + priority`,
+        { sla_state: [state], ...priority },
+        { by: 'id' as never, dir: 'desc' },
+      );
+    }
+  });
 });

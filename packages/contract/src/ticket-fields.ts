@@ -7,8 +7,8 @@ import type { TTicket } from './schemas/tickets.ts';
  * - `optional-ids`: the same, where null (a null item) is "none" ('Sin asignar');
  * - `stages`: the stage of the ticket's status, filtered by a list of stages;
  * - `dates`: an instant, filtered by a range of UTC days (`<key>_from`, `<key>_to`);
- * - `sla-states`: the SLA state, filtered by a list of states, on the row (it has no index token:
- *   the alert sweep moves it on);
+ * - `sla-states`: the SLA state, filtered by a list of states (the alert sweep moves it on, and
+ *   its index token with it);
  * - `text`, `id`: not filtered (the search reads the text, and a number the id).
  */
 export type TicketFieldKind = 'id' | 'text' | 'ids' | 'optional-ids' | 'stages' | 'dates' | 'sla-states';
@@ -24,7 +24,7 @@ export interface TicketField {
   sortColumn?: string;
   /** Its words are searched (the text index's body). */
   isSearchable?: boolean;
-  /** Its token in the text index's attributes: `<token><value>`, e.g. `status5`, `assignee0` for none. */
+  /** Its token in the text index's attributes: `<token><value>` (tokenValue), e.g. `status5`, `assignee0` for none. */
   token?: string;
   /** Its CSV cell (absent: not exported). */
   cell?: (ticket: TTicket) => string | number;
@@ -176,6 +176,7 @@ export const TICKET_FIELDS = {
     kind: 'sla-states',
     label: 'SLA',
     isFilterable: true,
+    token: 'sla',
     cell: (t) => SLA_STATE_LABELS[t.sla_state],
   },
   // Sorted by `<column>_sort` (the due date, year 9999 for none): nulls would sort differently
@@ -219,6 +220,12 @@ export const ticketExportFields = fieldKeys.filter((k) => 'cell' in TICKET_FIELD
 
 /** The fields with a token in the text index's attributes. */
 export const ticketTokenFields = fieldKeys.filter((k) => 'token' in TICKET_FIELDS[k]);
+
+/**
+ * A value as its index token writes it after the field's token: letters and digits only, as the
+ * text index splits words at anything else (`at_risk` → `slaatrisk`); none (null) is 0.
+ */
+export const tokenValue = (value: number | string | null) => String(value ?? 0).replaceAll('_', '');
 
 /** The key of a filter in a list's `filters`: the column, or `<field>_from` / `<field>_to` for a date range. */
 export const filterKeysOf = (field: TicketFilterField): string[] => {

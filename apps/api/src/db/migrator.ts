@@ -43,6 +43,7 @@ import * as ticketUpdatesByStatement from './migrations/0042-ticket-updates-by-s
 import * as slaWatchSweepIndexesMerged from './migrations/0043-sla-watch-sweep-indexes-merged.ts';
 import * as functionsKeepTheirPlans from './migrations/0044-functions-keep-their-plans.ts';
 import * as assigneeChosenInTheCreation from './migrations/0045-assignee-chosen-in-the-creation.ts';
+import * as slaStateToken from './migrations/0046-sla-state-token.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -91,6 +92,7 @@ const migrations: Record<string, DialectMigration> = {
   '0043-sla-watch-sweep-indexes-merged': slaWatchSweepIndexesMerged,
   '0044-functions-keep-their-plans': functionsKeepTheirPlans,
   '0045-assignee-chosen-in-the-creation': assigneeChosenInTheCreation,
+  '0046-sla-state-token': slaStateToken,
 };
 
 class StaticProvider implements MigrationProvider {

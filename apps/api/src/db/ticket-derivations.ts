@@ -57,9 +57,15 @@ export const COUNT_KIND = {
 /** The fields with an attribute token in the text index (contract TICKET_FIELDS), with their token and column. */
 const tokenFields = ticketTokenFields.map((key) => TICKET_FIELDS[key] as TicketField & { token: string });
 
-/** A field's token of a row's value (SQL, row alias `t`); none (null) is 0. */
+/** A field's token of a row's value (SQL, row alias `t`), as the contract's `tokenValue` writes it. */
 const tokenOf = (f: TicketField & { token: string }, t: string) =>
-  `'${f.token}' || ${f.kind === 'optional-ids' ? `coalesce(${t}.${f.column}, 0)` : `${t}.${f.column}`}`;
+  `'${f.token}' || ${
+    f.kind === 'optional-ids'
+      ? `coalesce(${t}.${f.column}, 0)`
+      : f.kind === 'sla-states'
+        ? `replace(${t}.${f.column}, '_', '')`
+        : `${t}.${f.column}`
+  }`;
 
 /** The SQLite expression of a ticket's attribute tokens, for row alias `t` (`tickets`, a queued `t`), e.g. `status5`. */
 const attrsOf = (t: string) => tokenFields.map((f) => tokenOf(f, t)).join(` || ' ' || `);
@@ -72,7 +78,7 @@ export const PG_ATTR_MARK = '_';
 
 /**
  * The fields behind the PostgreSQL attribute lexemes, in the order of `portal_ticket_attrs`'
- * arguments (migrations 0018, 0020), without the id: a number search asks `id = n`.
+ * arguments (migrations 0018, 0020, 0046), without the id: a number search asks `id = n`.
  */
 const pgAttrFields = tokenFields.filter((f) => f.column !== 'id');
 
@@ -342,6 +348,7 @@ const derivationTriggers: Record<Dialect, TableTriggers[]> = {
         'tickets_derive_insert',
         'tickets_derive_update',
         'tickets_derive_delete',
+        'tickets_sla_index',
         'tickets_sla_watch_insert',
         'tickets_sla_watch_update',
       ],

@@ -4,6 +4,7 @@ import {
   TICKET_COUNT_CAP,
   TICKET_FIELDS,
   ticketFilterFields,
+  tokenValue,
   type FoundReference,
   type TicketField,
   type TicketStage,
@@ -99,7 +100,7 @@ const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 8
 
 const fieldByColumn = (column: string) =>
   Object.values(TICKET_FIELDS as Record<string, TicketField>).find((f) => f.column === column)!;
-const tokenOf = (column: string, value: number | string | null) => `${fieldByColumn(column).token}${value ?? 0}`;
+const tokenOf = (column: string, value: number | string | null) => `${fieldByColumn(column).token}${tokenValue(value)}`;
 
 /** A condition on a column: one of `values` (null: the column is null, token value 0). */
 function anyOf(column: keyof TicketsTable, values: readonly (number | string | null)[]): Condition {
@@ -152,13 +153,13 @@ function conditionsOf(selection: TicketSelection): Condition[] {
     const wanted = values[field.column] as (number | string | null)[] | undefined;
     if (!wanted?.length) continue;
     if (field.kind === 'sla-states') {
-      // No index token: the states are read from `ticket_sla_watch`, the SLA clock columns with
-      // their indexes (the index by state, and 'Por vencer o vencidos' by each due date).
+      // Through the text index like any token; on the row, from `ticket_sla_watch`, the SLA clock
+      // columns with their indexes (by state, and 'Por vencer o vencidos' by each due date).
       // Literals: states the contract checked, in the contract's order.
       const states = wantedSlaStates(selection);
       const list = sql.join(states.map((state) => sql.lit(state)));
       conditions.push({
-        tokens: null,
+        tokens: states.map((state) => tokenOf(column, state)),
         readsWatch: true,
         isAtRisk: isAtRiskStates(states),
         row: (col) => sql`${col(column, 'w')} in (${list})`,
@@ -269,11 +270,9 @@ export function createTicketListRepository(
     const isFts = dialect === 'sqlite' && viaIndex;
     const joinsRow = !isFts || needsRow || onRow.length > 0;
     const atRisk = walk ? atRiskWalkOf(selection) : null;
-    // The SLA states are indexed in `ticket_sla_watch` only. A list whose conditions the text
-    // index does not hold reads them there first (its index by state; walked by a due date,
-    // 'Por vencer o vencidos' through a partial index in that order), each ticket's row joined
-    // by its id when a condition or the page needs it. Otherwise the state is a condition on
-    // the ticket's row, which holds it too.
+    // Off the text index, the SLA states are read from `ticket_sla_watch` first (its index by
+    // state; walked by a due date, 'Por vencer o vencidos' through a partial index in that
+    // order), each ticket's row joined by its id when a condition or the page needs it.
     const onWatch = atRisk !== null || (!viaIndex && !walk && onRow.some((c) => c.readsWatch));
     const joinsTicket = !onWatch || needsRow || onRow.some((c) => !c.readsWatch);
     const col: Col = (column, table = 't') => {
