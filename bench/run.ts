@@ -270,6 +270,14 @@ const endpoints: Endpoint[] = [
       sort: { by: 'first_response_due_at', dir: 'asc' },
     },
   },
+  // The at-risk are few (those due within the hour) among many of the priority.
+  {
+    label: 'SLA por vencer de Urgente, newest first',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/general-tickets',
+    body: { ...list(1), filters: { sla_state: ['at_risk'], priority_type_id: [4] } },
+  },
   {
     label: 'search ruta + Urgente',
     user: 'admin',

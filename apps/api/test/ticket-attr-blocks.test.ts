@@ -37,7 +37,7 @@ describe('attribute bitmaps on postgres', () => {
       const present = values.filter((v): v is number | string => v !== null);
       q = q.where((eb) =>
         eb.or([
-          ...(present.length ? [eb(column as 'area_id', 'in', present)] : []),
+          ...(present.length ? [eb(column as 'area_id', 'in', present as number[])] : []),
           ...(values.includes(null) ? [eb(column as 'area_id', 'is', null)] : []),
         ]),
       );

@@ -2,6 +2,7 @@ import type { TicketStage } from '@portal/contract';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
+import { COUNT_KIND } from '../../db/ticket-derivations.ts';
 
 export interface ReportFilter {
   /** First and last day (`YYYY-MM-DD`, UTC), both included. */
@@ -80,13 +81,25 @@ export function createReportsRepository(database: Database) {
         .execute()
         .then((rows) => rows.map((r) => ({ ...r, stage: r.stage as TicketStage, n: Number(r.n) }))),
 
-    /** Tickets not closed per assignee (0: nobody). */
+    /**
+     * Tickets not closed per assignee (0: nobody). Without an area or project, the lists'
+     * counters hold it (`ticket_counts`, a few rows per user) rather than every area, project
+     * and priority of each user.
+     */
     backlogPerUser: (filter: ReportFilter) =>
-      db
-        .selectFrom('ticket_report_now')
-        .where(byFilter(filter))
-        .groupBy('user_id')
-        .select((eb) => ['user_id', eb.fn.sum<number | string>('n').as('n')])
+      (filter.areaId === null && filter.projectId === null
+        ? db
+            .selectFrom('ticket_counts')
+            .where('kind', '=', COUNT_KIND.assigned)
+            .where('stage', '<>', 'closed')
+            .groupBy('user_id')
+            .select((eb) => ['user_id', eb.fn.sum<number | string>('n').as('n')])
+        : db
+            .selectFrom('ticket_report_now')
+            .where(byFilter(filter))
+            .groupBy('user_id')
+            .select((eb) => ['user_id', eb.fn.sum<number | string>('n').as('n')])
+      )
         .execute()
         .then((rows) => rows.map((r) => ({ user_id: r.user_id, n: Number(r.n) }))),
 
