@@ -44,6 +44,7 @@ import * as slaWatchSweepIndexesMerged from './migrations/0043-sla-watch-sweep-i
 import * as functionsKeepTheirPlans from './migrations/0044-functions-keep-their-plans.ts';
 import * as assigneeChosenInTheCreation from './migrations/0045-assignee-chosen-in-the-creation.ts';
 import * as slaStateToken from './migrations/0046-sla-state-token.ts';
+import * as reportBacklog from './migrations/0047-report-backlog.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -93,6 +94,7 @@ const migrations: Record<string, DialectMigration> = {
   '0044-functions-keep-their-plans': functionsKeepTheirPlans,
   '0045-assignee-chosen-in-the-creation': assigneeChosenInTheCreation,
   '0046-sla-state-token': slaStateToken,
+  '0047-report-backlog': reportBacklog,
 };
 
 class StaticProvider implements MigrationProvider {

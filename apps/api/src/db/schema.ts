@@ -219,6 +219,9 @@ export interface TicketCountsTable {
 }
 
 /** The dashboard's figures, maintained by triggers (db/ticket-report-derivations.ts). */
+/** `ticket_report_now` without the assignee: what the dashboard's backlog adds up. */
+export type TicketReportBacklogTable = Omit<TicketReportNowTable, 'user_id'>;
+
 export interface TicketReportNowTable {
   area_id: number;
   project_id: number;
@@ -505,6 +508,7 @@ export interface DB {
   /** Every word of the full-text index, so a searched prefix becomes whole words (db/ticket-derivations.ts). */
   ticket_words: { word: string };
   ticket_report_now: TicketReportNowTable;
+  ticket_report_backlog: TicketReportBacklogTable;
   ticket_report_daily: TicketReportDailyTable;
   ticket_report_sla_daily: TicketReportSlaDailyTable;
   ticket_report_sla_now: TicketReportSlaNowTable;

@@ -8,7 +8,8 @@ import { withTriggersOff, type TableTriggers } from './triggers.ts';
  *
  * - `ticket_report_now`: tickets not closed, per (area, project, stage, priority,
  *   assignee or 0). At most a few tens of thousands of rows whatever the number of
- *   tickets, so "now" figures add up a slice of it per request;
+ *   tickets, so "now" figures add up a slice of it per request; `ticket_report_backlog`, the
+ *   same without the assignee, follows it by triggers of its own (migration 0047);
  * - `ticket_closures`: one row per closed ticket, for its last move into a closed stage:
  *   when (`closed_at`, the writer's `updated_at`), seconds from creation, and the ticket's
  *   current area, project and assignee (0: nobody). Reopening deletes it, closing again
@@ -35,6 +36,7 @@ import { withTriggersOff, type TableTriggers } from './triggers.ts';
  */
 export const REPORT_TABLES = [
   'ticket_report_now',
+  'ticket_report_backlog',
   'ticket_report_daily',
   'ticket_closures',
   'ticket_report_sla_daily',
@@ -50,6 +52,14 @@ const shardOf = (ticketId: string) => `${ticketId} % ${REPORT_SHARDS}`;
 const closureTriggers: TableTriggers = {
   table: 'ticket_closures',
   names: ['ticket_closures_report_insert', 'ticket_closures_report_update', 'ticket_closures_report_delete'],
+};
+/** The triggers that carry `ticket_report_now`'s changes to `ticket_report_backlog` (migration 0047). */
+const backlogTriggers: Record<Dialect, TableTriggers> = {
+  postgres: { table: 'ticket_report_now', names: ['ticket_report_now_backlog'] },
+  sqlite: {
+    table: 'ticket_report_now',
+    names: ['ticket_report_now_backlog_insert', 'ticket_report_now_backlog_update', 'ticket_report_now_backlog_delete'],
+  },
 };
 const reportTriggers: TableTriggers[] = [
   { table: 'tickets', names: ['tickets_report_insert', 'tickets_report_update', 'tickets_report_delete'] },
@@ -117,7 +127,7 @@ export async function rebuildTicketReportDerivations<T>(db: Kysely<T>, dialect: 
   const day = pg ? pgDay : sqliteDay;
   const seconds = pg ? pgSeconds : sqliteSeconds;
 
-  await withTriggersOff(db, dialect, [closureTriggers], async () => {
+  await withTriggersOff(db, dialect, [closureTriggers, backlogTriggers[dialect]], async () => {
     await sql`delete from ticket_report_now`.execute(db);
     await sql
       .raw(
@@ -127,6 +137,10 @@ export async function rebuildTicketReportDerivations<T>(db: Kysely<T>, dialect: 
          group by area_id, project_id, stage, priority_type_id, coalesce(user_assigned_id, 0), ${shardOf('id')}`,
       )
       .execute(db);
+    await sql`delete from ticket_report_backlog`.execute(db);
+    await sql`insert into ticket_report_backlog (area_id, project_id, stage, priority_type_id, shard, n)
+      select area_id, project_id, stage, priority_type_id, shard, sum(n) from ticket_report_now
+      group by area_id, project_id, stage, priority_type_id, shard`.execute(db);
 
     await sql`delete from ticket_closures
       where not exists (select 1 from tickets t where t.id = ticket_closures.ticket_id and t.stage = 'closed')`.execute(

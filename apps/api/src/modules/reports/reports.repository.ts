@@ -30,7 +30,12 @@ function medianOf(values: Float64Array): number | null {
 }
 
 type Filtered =
-  'ticket_report_now' | 'ticket_report_daily' | 'ticket_closures' | 'ticket_report_sla_daily' | 'ticket_report_sla_now';
+  | 'ticket_report_now'
+  | 'ticket_report_backlog'
+  | 'ticket_report_daily'
+  | 'ticket_closures'
+  | 'ticket_report_sla_daily'
+  | 'ticket_report_sla_now';
 
 /** SLA outcomes of one day. */
 export interface SlaDay {
@@ -71,10 +76,10 @@ export function createReportsRepository(database: Database) {
       .where(byFilter(filter));
   };
   return {
-    /** Tickets not closed, per area, project, stage and priority (summed over assignees and shards). */
+    /** Tickets not closed, per area, project, stage and priority (summed over shards). */
     backlog: (filter: ReportFilter) =>
       db
-        .selectFrom('ticket_report_now')
+        .selectFrom('ticket_report_backlog')
         .where(byFilter(filter))
         .groupBy(['area_id', 'project_id', 'stage', 'priority_type_id'])
         .select((eb) => ['area_id', 'project_id', 'stage', 'priority_type_id', eb.fn.sum<number | string>('n').as('n')])
