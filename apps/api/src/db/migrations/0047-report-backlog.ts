@@ -6,9 +6,9 @@ import { runStatements } from './run-statements.ts';
  * `ticket_report_backlog`: the tickets not closed per area, project, stage, priority and shard,
  * what the dashboard's backlog adds up. `ticket_report_now` holds the same per assignee too,
  * tens of times more rows, which the backlog read whole. Triggers on `ticket_report_now`
- * carry every change of its counts over (only its counts ever change, and only its own
- * triggers and the report's rebuild write it), so the ticket triggers that write it stay as
- * they are; filled from it here.
+ * carry every change of its counts over (a row's key never changes; the ticket triggers write
+ * it, and the report's rebuild, which writes both), so those ticket triggers stay as they are.
+ * Filled from it here.
  */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await runStatements(db, [...(dialect === 'postgres' ? postgres : sqlite), fill]);
