@@ -1,6 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { TICKET_FIELDS } from '@portal/contract';
-import { sql, type Insertable, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Database, Dialect } from '../apps/api/src/db/database.ts';
 import type { DB, UsersTable } from '../apps/api/src/db/schema.ts';
 import { places, ticketTemplates } from '../apps/api/src/db/seed-tickets.ts';
@@ -13,7 +12,7 @@ import {
   type TicketLoader,
   type TicketLoadRow,
 } from '../apps/api/src/db/ticket-bulk-load.ts';
-import { PG_ATTR_MARK, withTicketDerivationsSuspended } from '../apps/api/src/db/ticket-derivations.ts';
+import { withTicketDerivationsSuspended } from '../apps/api/src/db/ticket-derivations.ts';
 
 /** The demo's six users plus these make about 50. */
 const EXTRA_AGENTS = 44;
@@ -245,21 +244,15 @@ async function giveSlas(db: Kysely<DB>, dialect: Dialect): Promise<void> {
   const now = new Date().toISOString();
   const hourLater = new Date(Date.now() + 3_600_000).toISOString();
   if (dialect === 'postgres') {
-    const state = sql`case when stage = 'closed' then (case when id % 7 = 0 then 'breached' else 'met' end)
-          when created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)) < ${now}::timestamptz then 'breached'
-          when created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)) < ${hourLater}::timestamptz then 'at_risk'
-          else 'ok' end`;
-    // The triggers are off: the text index's SLA lexeme follows the state here, as the loader
-    // wrote `none`'s (the attribute bitmaps are rebuilt from it after the load).
-    const lexeme = (value: RawBuilder<unknown>) =>
-      sql`${PG_ATTR_MARK + TICKET_FIELDS.slaState.token} || replace(${value}, '_', '')`;
     await sql`update tickets set
         first_response_due_at = created_at + make_interval(mins => 30 * (1 + (id * 7) % 8)),
         resolution_due_at = created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)),
         resolved_at = case when stage = 'closed' then updated_at end,
         sla_at_risk_at = created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)) - interval '1 hour',
-        sla_state = ${state},
-        search_doc = ts_delete(search_doc, ${lexeme(sql`sla_state`)}) || array_to_tsvector(array[${lexeme(state)}]),
+        sla_state = case when stage = 'closed' then (case when id % 7 = 0 then 'breached' else 'met' end)
+          when created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)) < ${now}::timestamptz then 'breached'
+          when created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)) < ${hourLater}::timestamptz then 'at_risk'
+          else 'ok' end,
         sla_alerted = case when stage = 'closed' then 0
           when created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)) < ${now}::timestamptz then 2
           when created_at + make_interval(hours => 4 * (1 + (id * 13) % 10)) < ${hourLater}::timestamptz then 1

@@ -228,7 +228,7 @@ describe.each(dialects)('tickets at scale on %s', (dialect) => {
             from generate_series(1, ${count}) g,
               lateral (select 1 as created_by, null::int as user_assigned_id, 'open' as stage, 1 as status_id,
                 1 as priority_type_id, 1 as project_id, 1 as area_id, 1 as category_id, 1 as difficulty_id,
-                null::int as group_id, 'none' as sla_state) t`.execute(db());
+                null::int as group_id) t`.execute(db());
           await sql`insert into ticket_words (word) values ('lote'), ('masivo'), ('carga'), ('de'), ('prueba')
             on conflict do nothing`.execute(db());
         } else {
@@ -399,9 +399,7 @@ describe.each(dialects)('tickets at scale on %s', (dialect) => {
             from generate_series(1, ${count}) g,
               lateral (select 'Relleno' as name, 'Sin coincidencias' as description, g % 4 + 1 as priority_type_id,
                 'open' as stage, 1 as status_id, 1 as project_id, 1 as area_id, 1 as category_id, 1 as difficulty_id,
-                1 as created_by, ${assignee} as user_assigned_id, null::int as group_id, 'none' as sla_state) t`.execute(
-            db(),
-          );
+                1 as created_by, ${assignee} as user_assigned_id, null::int as group_id) t`.execute(db());
         } else {
           await sql`with recursive g(g) as (select 1 union all select g + 1 from g where g < ${count})
             insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,

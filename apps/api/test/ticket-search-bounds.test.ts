@@ -23,7 +23,7 @@ describe.each(dialects)('a search after a burst of new tickets about one thing (
         from generate_series(1, ${count}) g,
           lateral (select ${name}::text as name, ${description}::text as description, 1 as created_by,
             null::int as user_assigned_id, 'open' as stage, 1 as status_id, 1 as priority_type_id,
-            1 as project_id, 1 as area_id, 1 as category_id, 1 as difficulty_id, null::int as group_id, 'none' as sla_state) t`.execute(
+            1 as project_id, 1 as area_id, 1 as category_id, 1 as difficulty_id, null::int as group_id) t`.execute(
         db(),
       );
     } else {

@@ -169,12 +169,10 @@ export function pgTicketLoader<T>(db: Kysely<T>): TicketLoader {
         }
         return rowWords.join(' ');
       });
-      // A loaded ticket has no SLA yet: its attribute lexemes say `none`, as its column does.
       await sql`insert into tickets (${sql.join(TICKET_LOAD_COLUMNS.map((c) => sql.ref(c)))}, search_doc)
         select ${sql.join(TICKET_LOAD_COLUMNS.map((c) => sql.ref(`r.${c}`)))}, ${sql.raw(pgSearchDocOf('r.folded', 'r'))}
-        from (select *, 'none'::text as sla_state
-          from unnest(${sql.join(arrays.map((values, c) => sql`${values}::${sql.raw(PG_TYPES[c]!)}[]`))}, ${folded}::text[])
-          as u(${sql.join(TICKET_LOAD_COLUMNS.map((c) => sql.ref(c)))}, folded)) as r`.execute(db);
+        from unnest(${sql.join(arrays.map((values, c) => sql`${values}::${sql.raw(PG_TYPES[c]!)}[]`))}, ${folded}::text[])
+        as r(${sql.join(TICKET_LOAD_COLUMNS.map((c) => sql.ref(c)))}, folded)`.execute(db);
       // The lexemes PostgreSQL makes of the new words (its parser may split what textWords kept whole).
       if (newWords.length > 0) {
         await sql`insert into ticket_words (word)

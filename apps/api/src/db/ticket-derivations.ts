@@ -57,6 +57,9 @@ export const COUNT_KIND = {
 /** The fields with an attribute token in the text index (contract TICKET_FIELDS), with their token and column. */
 const tokenFields = ticketTokenFields.map((key) => TICKET_FIELDS[key] as TicketField & { token: string });
 
+/** The SLA state's field: on PostgreSQL its token is in the attribute bitmaps only. */
+const slaField = tokenFields.find((f) => f.kind === 'sla-states')!;
+
 /** A field's token of a row's value (SQL, row alias `t`), as the contract's `tokenValue` writes it. */
 const tokenOf = (f: TicketField & { token: string }, t: string) =>
   `'${f.token}' || ${
@@ -78,9 +81,10 @@ export const PG_ATTR_MARK = '_';
 
 /**
  * The fields behind the PostgreSQL attribute lexemes, in the order of `portal_ticket_attrs`'
- * arguments (migrations 0018, 0020, 0046), without the id: a number search asks `id = n`.
+ * arguments (migrations 0018, 0020), without the id (a number search asks `id = n`) and the SLA
+ * state, whose token is in the attribute bitmaps only (migration 0046).
  */
-const pgAttrFields = tokenFields.filter((f) => f.column !== 'id');
+const pgAttrFields = tokenFields.filter((f) => f.column !== 'id' && f.kind !== 'sla-states');
 
 /** `portal_ticket_attrs(…)` of the row alias `row` (`new`, `old`, `tickets`, a loader's `r`): its attribute lexemes. */
 export const pgAttrsCall = (row: string) =>
@@ -291,9 +295,9 @@ export async function createPgSearchIndex<T>(db: Kysely<T>): Promise<void> {
 }
 
 /**
- * PostgreSQL: recomputes `ticket_attr_blocks` (migrations 0027 and 0039), the bitmaps of the
- * tickets carrying each attribute token, from the tickets' `search_doc`: ticket `id` is bit
- * (id >> 3) & 1023 of the row of block id >> 13 and shard id & 7.
+ * PostgreSQL: recomputes `ticket_attr_blocks` (migrations 0027, 0039 and 0046), the bitmaps of
+ * the tickets carrying each attribute token, from the tickets' `search_doc` and, for the SLA
+ * state, its column: ticket `id` is bit (id >> 3) & 1023 of the row of block id >> 13 and shard id & 7.
  */
 export async function rebuildTicketAttrBlocks<T>(db: Kysely<T>): Promise<void> {
   await sql`delete from ticket_attr_blocks`.execute(db);
@@ -301,6 +305,11 @@ export async function rebuildTicketAttrBlocks<T>(db: Kysely<T>): Promise<void> {
     select u.lexeme, t.id >> 13, t.id & 7, bit_or(B'1'::bit(1024) >> ((t.id >> 3) & 1023))
     from tickets t, unnest(t.search_doc) u
     where left(u.lexeme, 1) = ${PG_ATTR_MARK}
+    group by 1, 2, 3`.execute(db);
+  await sql`insert into ticket_attr_blocks (token, block, shard, bits)
+    select ${sql.raw(`'${PG_ATTR_MARK}' || ${tokenOf(slaField, 't')}`)}, t.id >> 13, t.id & 7,
+      bit_or(B'1'::bit(1024) >> ((t.id >> 3) & 1023))
+    from tickets t
     group by 1, 2, 3`.execute(db);
 }
 
@@ -339,6 +348,10 @@ const derivationTriggers: Record<Dialect, TableTriggers[]> = {
         'tickets_sla_watch_insert',
         'tickets_sla_watch_update',
       ],
+    },
+    {
+      table: 'ticket_sla_watch',
+      names: ['ticket_sla_watch_blocks_insert', 'ticket_sla_watch_blocks_update', 'ticket_sla_watch_blocks_delete'],
     },
   ],
   sqlite: [

@@ -153,8 +153,8 @@ function conditionsOf(selection: TicketSelection): Condition[] {
     const wanted = values[field.column] as (number | string | null)[] | undefined;
     if (!wanted?.length) continue;
     if (field.kind === 'sla-states') {
-      // Through the text index like any token; on the row, from `ticket_sla_watch`, the SLA clock
-      // columns with their indexes (by state, and 'Por vencer o vencidos' by each due date).
+      // A token like any other (isInTextIndex); on the row, from `ticket_sla_watch`, the SLA
+      // clock columns with their indexes (by state, and 'Por vencer o vencidos' by each due date).
       // Literals: states the contract checked, in the contract's order.
       const states = wantedSlaStates(selection);
       const list = sql.join(states.map((state) => sql.lit(state)));
@@ -196,10 +196,10 @@ function countedSets(selection: TicketSelection): { kinds: number[]; users: numb
  * Every ticket list, page, total and export, read by one query built step by step from the
  * list's scope, history tab, filters (TICKET_FIELDS), search and sort:
  *
- * - the conditions the text index holds as attribute tokens (all of them but a date range),
- *   and the searched words, are one query of that index (SQLite: FTS5 `tickets_fts`;
- *   PostgreSQL: `search_doc` and its GIN index), so it intersects them all; a date range is
- *   a condition on the row;
+ * - the conditions the text index holds as attribute tokens (all of them but a date range,
+ *   and on PostgreSQL the SLA state), and the searched words, are one query of that index
+ *   (SQLite: FTS5 `tickets_fts`; PostgreSQL: `search_doc` and its GIN index), so it
+ *   intersects them all; the others are conditions on the row;
  * - the total is exact from the counters (`ticket_counts`) when they hold the list's
  *   conditions (countedSets); otherwise the matches are counted, and told up to
  *   TICKET_COUNT_CAP ("más de" beyond): on PostgreSQL, a list without words or a date range
@@ -253,7 +253,7 @@ export function createTicketListRepository(
 
   /**
    * The list's tickets as one query, `t` the ticket row. Read through the text index, the
-   * conditions it holds (all but a date range) and the words are one query of it (SQLite:
+   * conditions it holds (isInTextIndex) and the words are one query of it (SQLite:
    * FTS5 `f`, joined to `t` only when a column is needed; PostgreSQL: `search_doc`);
    * `walk` puts every condition on the row instead, so the sort column's `(column, id)`
    * index is read in order and filtered (on SQLite `+t.col` keeps the conditions off other
@@ -264,17 +264,18 @@ export function createTicketListRepository(
     const words = search.kind === 'words' ? search : null;
     // A recent window (the Kanban's closed columns) is narrower than any attribute: its rows are
     // read through `(status_id, updated_at)` rather than every posting of the status.
-    const viaIndex = !walk && (words !== null || (!selection.updatedSince && conditions.some((c) => c.tokens)));
-    const groups = viaIndex ? conditions.flatMap((c) => (c.tokens ? [c.tokens] : [])) : [];
-    const onRow = viaIndex ? conditions.filter((c) => !c.tokens) : conditions;
+    const viaIndex = !walk && (words !== null || (!selection.updatedSince && conditions.some(isInTextIndex)));
+    const groups = viaIndex ? conditions.filter(isInTextIndex).map((c) => c.tokens!) : [];
+    const onRow = viaIndex ? conditions.filter((c) => !isInTextIndex(c)) : conditions;
     const isFts = dialect === 'sqlite' && viaIndex;
     const joinsRow = !isFts || needsRow || onRow.length > 0;
     const atRisk = walk ? atRiskWalkOf(selection) : null;
-    // Off the text index, the SLA states are read from `ticket_sla_watch` first (its index by
-    // state; walked by a due date, 'Por vencer o vencidos' through a partial index in that
-    // order), each ticket's row joined by its id when a condition or the page needs it.
-    const onWatch = atRisk !== null || (!viaIndex && !walk && onRow.some((c) => c.readsWatch));
-    const joinsTicket = !onWatch || needsRow || onRow.some((c) => !c.readsWatch);
+    // Off the text index, the SLA states are read from `ticket_sla_watch` (its index by state;
+    // walked by a due date, 'Por vencer o vencidos' through a partial index in that order), each
+    // ticket's row joined by its id when a condition or the page needs it: PostgreSQL starts
+    // from whichever side holds fewer rows (a rare state, or rare attributes).
+    const onWatch = atRisk !== null || (!walk && onRow.some((c) => c.readsWatch));
+    const joinsTicket = !onWatch || needsRow || viaIndex || onRow.some((c) => !c.readsWatch);
     const col: Col = (column, table = 't') => {
       const name = `${table === 'w' && onWatch ? 'w' : 't'}.${column}`;
       return sql.raw(walk && dialect === 'sqlite' ? `+${name}` : name);
@@ -346,6 +347,13 @@ export function createTicketListRepository(
         ? 'ticket_sla_watch_risk_first_response_due_idx'
         : null;
   }
+
+  /**
+   * Whether the text index holds a condition's tokens. PostgreSQL's `search_doc` holds no SLA
+   * state: the sweep moves it, and a lexeme changed would rewrite every index of the ticket's
+   * row; its token is in the attribute bitmaps only, for the totals (migration 0046).
+   */
+  const isInTextIndex = (c: Condition) => c.tokens !== null && (dialect === 'sqlite' || !c.readsWatch);
 
   /** SQLite: the FTS5 query of the words and the attribute groups, all required. */
   function ftsMatch(groups: string[][], words: Extract<TicketSearch, { kind: 'words' }> | null): string {
