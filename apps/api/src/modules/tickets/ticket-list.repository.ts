@@ -53,9 +53,9 @@ type ResolvedSearch = TicketSearch & { hasQueued: boolean };
 type Col = (column: keyof TicketsTable, table?: 't' | 'w') => RawBuilder<unknown>;
 
 /**
- * One condition of a list: the tokens of the text index's attributes it is met by (any of
- * them; db/ticket-derivations.ts), or none when only the row can tell (a date range); and
- * as a condition on the row `t`, where `col` names a column.
+ * One condition of a list: the attribute tokens it is met by (any of them; db/ticket-derivations.ts;
+ * isInTextIndex tells where), or none when only the row can tell (a date range); and as a
+ * condition on the row `t`, where `col` names a column.
  */
 interface Condition {
   tokens: string[] | null;
