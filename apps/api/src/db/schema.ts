@@ -219,9 +219,6 @@ export interface TicketCountsTable {
 }
 
 /** The dashboard's figures, maintained by triggers (db/ticket-report-derivations.ts). */
-/** `ticket_report_now` without the assignee: what the dashboard's backlog adds up. */
-export type TicketReportBacklogTable = Omit<TicketReportNowTable, 'user_id'>;
-
 export interface TicketReportNowTable {
   area_id: number;
   project_id: number;
@@ -233,6 +230,9 @@ export interface TicketReportNowTable {
   shard: number;
   n: number;
 }
+
+/** `ticket_report_now` without the assignee: what the dashboard's backlog adds up. */
+export type TicketReportBacklogTable = Omit<TicketReportNowTable, 'user_id'>;
 
 export interface TicketReportDailyTable {
   /** `YYYY-MM-DD`, UTC. */
