@@ -24,7 +24,10 @@ export interface TicketField {
   sortColumn?: string;
   /** Its words are searched (the text index's body). */
   isSearchable?: boolean;
-  /** Its token in the text index's attributes: `<token><value>` (tokenValue), e.g. `status5`, `assignee0` for none. */
+  /**
+   * Its attribute token, `<token><value>` (tokenValue), e.g. `status5`, `assignee0` for none: in
+   * the text index, and on PostgreSQL in the attribute bitmaps (the SLA state's only there).
+   */
   token?: string;
   /** Its CSV cell (absent: not exported). */
   cell?: (ticket: TTicket) => string | number;
