@@ -45,6 +45,7 @@ import * as functionsKeepTheirPlans from './migrations/0044-functions-keep-their
 import * as assigneeChosenInTheCreation from './migrations/0045-assignee-chosen-in-the-creation.ts';
 import * as slaStateToken from './migrations/0046-sla-state-token.ts';
 import * as reportBacklog from './migrations/0047-report-backlog.ts';
+import * as ticketWordCounts from './migrations/0048-ticket-word-counts.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -95,6 +96,7 @@ const migrations: Record<string, DialectMigration> = {
   '0045-assignee-chosen-in-the-creation': assigneeChosenInTheCreation,
   '0046-sla-state-token': slaStateToken,
   '0047-report-backlog': reportBacklog,
+  '0048-ticket-word-counts': ticketWordCounts,
 };
 
 class StaticProvider implements MigrationProvider {

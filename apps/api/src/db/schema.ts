@@ -507,6 +507,8 @@ export interface DB {
   ticket_counts: TicketCountsTable;
   /** Every word of the full-text index, so a searched prefix becomes whole words (db/ticket-derivations.ts). */
   ticket_words: { word: string };
+  /** PostgreSQL: how many tickets hold each word of the text index, per shard of ids (db/ticket-derivations.ts). */
+  ticket_word_counts: { word: string; shard: number; n: number };
   ticket_report_now: TicketReportNowTable;
   ticket_report_backlog: TicketReportBacklogTable;
   ticket_report_daily: TicketReportDailyTable;

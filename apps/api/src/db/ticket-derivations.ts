@@ -24,7 +24,9 @@ import { withTriggersOff, type TableTriggers } from './triggers.ts';
  * - on PostgreSQL, `ticket_attr_blocks`: for each attribute token, bitmaps of the tickets
  *   carrying it, 1,024 ids a row (ids of one residue modulo 8 in a block of 8,192, so
  *   consecutive tickets flip different rows), so a filtered list's total is counted from a few
- *   hundred rows per token (migrations 0027 and 0039);
+ *   hundred rows per token (migrations 0027 and 0039); and `ticket_word_counts`, how many
+ *   tickets hold each word, so a search for a common word is told "more than" the cap without
+ *   counting its matches (migration 0048);
  * - `ticket_counts`: how many tickets per stage in each counted set, so list totals and the
  *   workload read a few rows instead of counting tickets. Rows are spread over
  *   `COUNT_SHARDS` shards (by ticket id) so concurrent writers rarely wait on one row;
@@ -313,6 +315,14 @@ export async function rebuildTicketAttrBlocks<T>(db: Kysely<T>): Promise<void> {
     group by 1, 2, 3`.execute(db);
 }
 
+/** PostgreSQL: recounts `ticket_word_counts` (migration 0048) from the text index, in shard 0. */
+export async function rebuildTicketWordCounts<T>(db: Kysely<T>): Promise<void> {
+  await sql`truncate ticket_word_counts`.execute(db);
+  await sql`insert into ticket_word_counts (word, shard, n)
+    select word, 0, ndoc from ts_stat('select search_doc from tickets')
+    where left(word, 1) <> ${PG_ATTR_MARK}`.execute(db);
+}
+
 /** The copied SLA clock columns of `ticket_sla_watch` (migration 0041), the ticket's id first. */
 const SLA_WATCH_COLUMNS = [
   'sla_state',
@@ -345,6 +355,9 @@ const derivationTriggers: Record<Dialect, TableTriggers[]> = {
         'tickets_attr_blocks_insert',
         'tickets_attr_blocks_update',
         'tickets_attr_blocks_delete',
+        'tickets_word_counts_insert',
+        'tickets_word_counts_update',
+        'tickets_word_counts_delete',
         'tickets_sla_watch_insert',
         'tickets_sla_watch_update',
       ],
@@ -409,7 +422,10 @@ export async function withTicketDerivationsSuspended<T>(
       await load();
     } finally {
       await (isPg ? createPgSearchIndex(db) : rebuildSqliteIndex(db));
-      if (isPg) await rebuildTicketAttrBlocks(db);
+      if (isPg) {
+        await rebuildTicketAttrBlocks(db);
+        await rebuildTicketWordCounts(db);
+      }
       await rebuildTicketCounts(db);
       await rebuildTicketSlaWatch(db, dialect);
     }

@@ -434,6 +434,25 @@ export function createTicketListRepository(
     return Number(rows[0]?.n ?? 0);
   }
 
+  /**
+   * PostgreSQL: whether the search is one word of which some whole word it starts is held by
+   * more tickets than the cap (`ticket_word_counts`): the matches are more, without counting
+   * them (the text index reads a word's postings whole before any limit applies).
+   */
+  async function isOneCommonWord(search: ResolvedSearch): Promise<boolean> {
+    const terms = search.kind === 'words' && search.terms?.length === 1 ? search.terms[0]!.terms : null;
+    if (!terms) return false;
+    const common = await db
+      .selectFrom('ticket_word_counts')
+      .select('word')
+      .where('word', 'in', terms)
+      .groupBy('word')
+      .having((eb) => eb.fn.sum('n'), '>', TICKET_COUNT_CAP)
+      .limit(1)
+      .executeTakeFirst();
+    return common !== undefined;
+  }
+
   /** The list's total: exact from the counters when they hold its conditions, else counted up to the cap. */
   async function totalOf(selection: TicketSelection, search: ResolvedSearch) {
     const sets = countedSets(selection);
@@ -452,6 +471,9 @@ export function createTicketListRepository(
     }
     // A bound of the data, never of the clock: the same request on the same data counts the same.
     const conditions = conditionsOf(selection);
+    if (dialect === 'postgres' && conditions.length === 0 && (await isOneCommonWord(search))) {
+      return { total: TICKET_COUNT_CAP, isLowerBound: true };
+    }
     if (dialect === 'postgres' && search.kind === 'none' && conditions.every((c) => c.tokens)) {
       const n = await countByAttrBlocks(conditions.map((c) => c.tokens!));
       return { total: Math.min(n, TICKET_COUNT_CAP), isLowerBound: n > TICKET_COUNT_CAP };
