@@ -52,3 +52,32 @@ describe('SQLite queries and the event loop', () => {
     expect(Number((await outside).rows[0]!.n)).toBe(2);
   });
 });
+
+describe('PostgreSQL connections', () => {
+  it('plan without JIT compilation or parallel workers, on every connection of the pool', async () => {
+    const database = createDatabase({
+      databaseUrl: process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+      poolSize: 3,
+    });
+    try {
+      const settings = await Promise.all(
+        Array.from({ length: 3 }, () =>
+          database.db.connection().execute(async (c) => {
+            const jit = await sql<{ jit: string }>`show jit`.execute(c);
+            const workers = await sql<{
+              max_parallel_workers_per_gather: string;
+            }>`show max_parallel_workers_per_gather`.execute(c);
+            return [jit.rows[0]!.jit, workers.rows[0]!.max_parallel_workers_per_gather];
+          }),
+        ),
+      );
+      expect(settings).toEqual([
+        ['off', '0'],
+        ['off', '0'],
+        ['off', '0'],
+      ]);
+    } finally {
+      await database.destroy();
+    }
+  });
+});

@@ -57,6 +57,11 @@ export function createDatabase(options: DatabaseOptions): Database {
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
       types,
+      // Every query of the portal reads a few index pages. Where the planner misjudges how many
+      // rows match (a rare word of the text index in millions of tickets looks common to it),
+      // it would compile the query to machine code (JIT) or start parallel workers, each of
+      // which costs far more than the query itself: neither is worth it for such reads.
+      options: '-c jit=off -c max_parallel_workers_per_gather=0',
     });
     pool.on('connect', prepareMarkedStatements);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
