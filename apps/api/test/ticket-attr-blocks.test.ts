@@ -71,7 +71,7 @@ describe('attribute bitmaps on postgres', () => {
       .insertInto('tickets')
       .values(Array.from({ length: 60 }, (_, i) => row(i)))
       .execute();
-    // Ids beyond the first block of 8,192 ids, and a jump past a whole empty block.
+    // Ids beyond the first block of 65,536 ids, and a jump past a whole empty block.
     const top = await db()
       .selectFrom('tickets')
       .select((eb) => eb.fn.max('id').as('id'))
@@ -79,8 +79,8 @@ describe('attribute bitmaps on postgres', () => {
     await db()
       .insertInto('tickets')
       .values([
-        { ...row(1), id: Number(top.id) + 8_200 },
-        { ...row(2), id: Number(top.id) + 20_001 },
+        { ...row(1), id: Number(top.id) + 65_600 },
+        { ...row(2), id: Number(top.id) + 200_001 },
       ])
       .execute();
     await db().updateTable('tickets').set({ area_id: 3, user_assigned_id: null }).where('area_id', '=', 1).execute();

@@ -46,6 +46,7 @@ import * as assigneeChosenInTheCreation from './migrations/0045-assignee-chosen-
 import * as slaStateToken from './migrations/0046-sla-state-token.ts';
 import * as reportBacklog from './migrations/0047-report-backlog.ts';
 import * as ticketWordCounts from './migrations/0048-ticket-word-counts.ts';
+import * as attrBlocksWider from './migrations/0049-attr-blocks-wider.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -97,6 +98,7 @@ const migrations: Record<string, DialectMigration> = {
   '0046-sla-state-token': slaStateToken,
   '0047-report-backlog': reportBacklog,
   '0048-ticket-word-counts': ticketWordCounts,
+  '0049-attr-blocks-wider': attrBlocksWider,
 };
 
 class StaticProvider implements MigrationProvider {

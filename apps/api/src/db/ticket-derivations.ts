@@ -22,9 +22,9 @@ import { withTriggersOff, type TableTriggers } from './triggers.ts';
  *   `tickets.search_doc` (tsvector, GIN) with the same attribute tokens as lexemes (`_c12`),
  *   and `ticket_words` too;
  * - on PostgreSQL, `ticket_attr_blocks`: for each attribute token, bitmaps of the tickets
- *   carrying it, 1,024 ids a row (ids of one residue modulo 8 in a block of 8,192, so
- *   consecutive tickets flip different rows), so a filtered list's total is counted from a few
- *   hundred rows per token (migrations 0027 and 0039); and `ticket_word_counts`, how many
+ *   carrying it, 8,192 ids a row (ids of one residue modulo 8 in a block of 65,536, so
+ *   consecutive tickets flip different rows), so a filtered list's total is counted from one
+ *   row per token for every 8,192 tickets (migrations 0027, 0039 and 0049); and `ticket_word_counts`, how many
  *   tickets hold each word, so a search for a common word is told "more than" the cap without
  *   counting its matches (migration 0048);
  * - `ticket_counts`: how many tickets per stage in each counted set, so list totals and the
@@ -297,20 +297,26 @@ export async function createPgSearchIndex<T>(db: Kysely<T>): Promise<void> {
 }
 
 /**
- * PostgreSQL: recomputes `ticket_attr_blocks` (migrations 0027, 0039 and 0046), the bitmaps of
- * the tickets carrying each attribute token, from the tickets' `search_doc` and, for the SLA
- * state, its column: ticket `id` is bit (id >> 3) & 1023 of the row of block id >> 13 and shard id & 7.
+ * PostgreSQL: a ticket's place in `ticket_attr_blocks` (migration 0049), as the grouped columns
+ * `block, shard, bits` of the tickets `t`: ticket `id` is bit (id >> 3) & 8191 of the row of
+ * block id >> 16 and shard id & 7.
+ */
+const ATTR_BLOCK_OF = `t.id >> 16, t.id & 7, bit_or(B'1'::bit(8192) >> ((t.id >> 3) & 8191))`;
+
+/**
+ * PostgreSQL: recomputes `ticket_attr_blocks` (migrations 0027, 0039, 0046 and 0049), the bitmaps
+ * of the tickets carrying each attribute token, from the tickets' `search_doc` and, for the SLA
+ * state, its column.
  */
 export async function rebuildTicketAttrBlocks<T>(db: Kysely<T>): Promise<void> {
   await sql`delete from ticket_attr_blocks`.execute(db);
   await sql`insert into ticket_attr_blocks (token, block, shard, bits)
-    select u.lexeme, t.id >> 13, t.id & 7, bit_or(B'1'::bit(1024) >> ((t.id >> 3) & 1023))
+    select u.lexeme, ${sql.raw(ATTR_BLOCK_OF)}
     from tickets t, unnest(t.search_doc) u
     where left(u.lexeme, 1) = ${PG_ATTR_MARK}
     group by 1, 2, 3`.execute(db);
   await sql`insert into ticket_attr_blocks (token, block, shard, bits)
-    select ${sql.raw(`'${PG_ATTR_MARK}' || ${tokenOf(slaField, 't')}`)}, t.id >> 13, t.id & 7,
-      bit_or(B'1'::bit(1024) >> ((t.id >> 3) & 1023))
+    select ${sql.raw(`'${PG_ATTR_MARK}' || ${tokenOf(slaField, 't')}`)}, ${sql.raw(ATTR_BLOCK_OF)}
     from tickets t
     group by 1, 2, 3`.execute(db);
 }
