@@ -24,9 +24,9 @@ import { withTriggersOff, type TableTriggers } from './triggers.ts';
  * - on PostgreSQL, `ticket_attr_blocks`: for each attribute token, bitmaps of the tickets
  *   carrying it, 8,192 ids a row (ids of one residue modulo 8 in a block of 65,536, so
  *   consecutive tickets flip different rows), so a filtered list's total is counted from one
- *   row per token for every 8,192 tickets (migrations 0027, 0039 and 0049); and `ticket_word_counts`, how many
- *   tickets hold each word, so a search for a common word is told "more than" the cap without
- *   counting its matches (migration 0048);
+ *   row per token for every 8,192 tickets (migrations 0027, 0039 and 0049); and
+ *   `ticket_word_counts`, how many tickets hold each word, so a search for a common word is
+ *   told "more than" the cap without counting its matches (migration 0048);
  * - `ticket_counts`: how many tickets per stage in each counted set, so list totals and the
  *   workload read a few rows instead of counting tickets. Rows are spread over
  *   `COUNT_SHARDS` shards (by ticket id) so concurrent writers rarely wait on one row;

@@ -203,7 +203,8 @@ function countedSets(selection: TicketSelection): { kinds: number[]; users: numb
  * - the total is exact from the counters (`ticket_counts`) when they hold the list's
  *   conditions (countedSets); otherwise the matches are counted, and told up to
  *   TICKET_COUNT_CAP ("más de" beyond): on PostgreSQL, a list without words or a date range
- *   from the attribute bitmaps (countByAttrBlocks), any other up to the cap and one more;
+ *   from the attribute bitmaps (countByAttrBlocks), one word that more tickets than the cap
+ *   hold over it uncounted (isOneCommonWord), any other up to the cap and one more;
  *   a bound of the data, so the same request on the same data always answers the same total;
  * - the page is that query in the sort's order (then the id) with an offset: its ids first,
  *   then those rows with their names. Sorted by a column, a list of more matches than the
