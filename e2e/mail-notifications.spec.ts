@@ -68,7 +68,7 @@ test('a person who chooses e-mail for new activity gets a mail with the link whe
   if (!(await correo.isVisible())) await page.getByText('Accesos', { exact: true }).first().click();
   await correo.click();
   await expect(page).toHaveURL(/\/mail-outbox$/);
-  await expect(page.getByRole('heading', { name: 'Correo' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Correo', level: 2 })).toBeVisible();
   await page.getByRole('combobox', { name: 'Estado' }).click();
   await page.getByRole('option', { name: 'Enviado', exact: true }).click();
   const row = page
