@@ -277,8 +277,15 @@ export function createTicketListRepository(
     // from whichever side holds fewer rows (a rare state, or rare attributes).
     const onWatch = atRisk !== null || (!walk && onRow.some((c) => c.readsWatch));
     const joinsTicket = !onWatch || needsRow || viaIndex || onRow.some((c) => !c.readsWatch);
+    // Read through `(status_id, updated_at)`, a recent window's few rows are filtered: no other
+    // column's index is worth intersecting with them (PostgreSQL would read the whole of a
+    // user's postings to AND them), so those columns are written as no index matches them.
+    const isWindow = !viaIndex && selection.updatedSince !== undefined;
     const col: Col = (column, table = 't') => {
       const name = `${table === 'w' && onWatch ? 'w' : 't'}.${column}`;
+      if (isWindow && column !== 'status_id' && column !== 'updated_at') {
+        return sql.raw(dialect === 'sqlite' ? `+${name}` : `coalesce(${name}, ${name})`);
+      }
       return sql.raw(walk && dialect === 'sqlite' ? `+${name}` : name);
     };
     const id = sql.ref<number>(onWatch ? 'w.ticket_id' : isFts ? 'f.rowid' : 't.id');
