@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildTicketAttrBlocks } from '../src/db/ticket-derivations.ts';
 import { createSiblingApp, createTestApp, ticketBody, type TestApp } from './helper.ts';
+import { attrBitmaps } from './ticket-recount.ts';
 
 /**
  * PostgreSQL keeps, for each attribute token, bitmaps of the tickets carrying it
@@ -19,13 +19,6 @@ describe('attribute bitmaps on postgres', () => {
     admin = await t.login('admin');
   });
   afterAll(() => t?.close());
-
-  /** Every bitmap with a bit set, as text. */
-  const bitmaps = async () =>
-    (
-      await sql<{ token: string; block: number; shard: number; bits: string }>`select token, block, shard,
-        bits::text as bits from ticket_attr_blocks where bit_count(bits) > 0 order by token, block, shard`.execute(db())
-    ).rows;
 
   /** Tickets Generales' total for these filters, and the tickets' own count of them. */
   async function totals(filters: Record<string, (number | string | null)[]>) {
@@ -108,9 +101,9 @@ describe('attribute bitmaps on postgres', () => {
       const { listed, counted } = await totals(filters);
       expect(listed, JSON.stringify(filters)).toBe(counted);
     }
-    const maintained = await bitmaps();
+    const maintained = await attrBitmaps(db());
     await rebuildTicketAttrBlocks(db());
-    expect(await bitmaps()).toEqual(maintained);
+    expect(await attrBitmaps(db())).toEqual(maintained);
   });
 
   it('stays exact with two processes creating and reassigning tickets at once', async () => {
@@ -144,9 +137,9 @@ describe('attribute bitmaps on postgres', () => {
       expect((await totals({ priority_type_id: [2], area_id: [2] })).listed).toBe(
         (await totals({ priority_type_id: [2], area_id: [2] })).counted,
       );
-      const maintained = await bitmaps();
+      const maintained = await attrBitmaps(db());
       await rebuildTicketAttrBlocks(db());
-      expect(await bitmaps()).toEqual(maintained);
+      expect(await attrBitmaps(db())).toEqual(maintained);
     } finally {
       await other.close();
     }

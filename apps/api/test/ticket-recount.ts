@@ -5,7 +5,7 @@ import {
   type TicketSortColumn,
   type TTicketFiltersInput,
 } from '@portal/contract';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB, TicketsTable } from '../src/db/schema.ts';
 
 /**
@@ -101,3 +101,24 @@ export function parseCsv(text: string): string[][] {
   if (cell !== '' || row.length > 0) rows.push([...row, cell]);
   return rows;
 }
+
+/** PostgreSQL: every attribute bitmap with a bit set (`ticket_attr_blocks`), its bits as text. */
+export const attrBitmaps = async (db: Kysely<DB>) =>
+  (
+    await sql<{ token: string; block: number; shard: number; bits: string }>`select token, block, shard,
+      bits::text as bits from ticket_attr_blocks where bit_count(bits) > 0 order by token, block, shard`.execute(db)
+  ).rows;
+
+/** PostgreSQL: the kept word counts (`ticket_word_counts`), shards added up, without the words no ticket holds. */
+export const keptWordCounts = async (db: Kysely<DB>) =>
+  (
+    await sql<{ word: string; n: number }>`select word, sum(n)::int as n from ticket_word_counts
+      group by word having sum(n) <> 0 order by word`.execute(db)
+  ).rows;
+
+/** PostgreSQL: the same counts, read from the text index itself (`ts_stat`: documents per lexeme). */
+export const indexedWordCounts = async (db: Kysely<DB>) =>
+  (
+    await sql<{ word: string; n: number }>`select word, ndoc as n from ts_stat('select search_doc from tickets')
+      where left(word, 1) <> '_' order by word collate "C"`.execute(db)
+  ).rows;

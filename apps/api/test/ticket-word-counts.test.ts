@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildTicketWordCounts } from '../src/db/ticket-derivations.ts';
 import { createTestApp, ticketBody, type TestApp } from './helper.ts';
+import { indexedWordCounts, keptWordCounts } from './ticket-recount.ts';
 
 /**
  * PostgreSQL keeps how many tickets hold each word of the text index (`ticket_word_counts`), so
@@ -20,22 +21,6 @@ describe('word counts on postgres', () => {
     admin = await t.login('admin');
   });
   afterAll(() => t?.close());
-
-  /** The kept counts, each word's shards added up, without the words no ticket holds any more. */
-  const kept = async () =>
-    (
-      await sql<{ word: string; n: number }>`select word, sum(n)::int as n from ticket_word_counts
-        group by word having sum(n) <> 0 order by word`.execute(db())
-    ).rows;
-
-  /** The same, counted from the text index itself. */
-  const indexed = async () =>
-    (
-      await sql<{ word: string; n: number }>`select word, ndoc as n
-        from ts_stat('select search_doc from tickets') where left(word, 1) <> '_' order by word collate "C"`.execute(
-        db(),
-      )
-    ).rows;
 
   /** `count` tickets written by SQL, named `name` and a number, described by `description`. */
   const insert = (name: string, description: string, count: number) =>
@@ -57,11 +42,11 @@ describe('word counts on postgres', () => {
     await db().updateTable('tickets').set({ description: 'Carga revisada' }).where('name', 'like', '% 1%').execute();
     await db().updateTable('tickets').set({ area_id: 2, priority_type_id: 2 }).where('name', 'like', '% 2%').execute();
     await db().deleteFrom('tickets').where('name', 'like', '% 3%').execute();
-    const maintained = await kept();
-    expect(maintained).toEqual(await indexed());
+    const maintained = await keptWordCounts(db());
+    expect(maintained).toEqual(await indexedWordCounts(db()));
     expect(maintained.find((w) => w.word === 'revisada')?.n).toBeGreaterThan(0);
     await rebuildTicketWordCounts(db());
-    expect(await kept()).toEqual(maintained);
+    expect(await keptWordCounts(db())).toEqual(maintained);
   });
 
   it('says "more than the cap" of a word more tickets hold, and counts it exactly once fewer do', async () => {
