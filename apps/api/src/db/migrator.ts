@@ -47,6 +47,7 @@ import * as slaStateToken from './migrations/0046-sla-state-token.ts';
 import * as reportBacklog from './migrations/0047-report-backlog.ts';
 import * as ticketWordCounts from './migrations/0048-ticket-word-counts.ts';
 import * as attrBlocksWider from './migrations/0049-attr-blocks-wider.ts';
+import * as wordBitmaps from './migrations/0050-word-bitmaps.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -99,6 +100,7 @@ const migrations: Record<string, DialectMigration> = {
   '0047-report-backlog': reportBacklog,
   '0048-ticket-word-counts': ticketWordCounts,
   '0049-attr-blocks-wider': attrBlocksWider,
+  '0050-word-bitmaps': wordBitmaps,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -509,6 +509,8 @@ export interface DB {
   ticket_words: { word: string };
   /** PostgreSQL: how many tickets hold each word of the text index, per shard of ids (db/ticket-derivations.ts). */
   ticket_word_counts: { word: string; shard: number; n: number };
+  /** PostgreSQL: the words whose bitmaps `ticket_attr_blocks` keeps (migration 0050). */
+  ticket_bitmap_words: { word: string };
   ticket_report_now: TicketReportNowTable;
   ticket_report_backlog: TicketReportBacklogTable;
   ticket_report_daily: TicketReportDailyTable;

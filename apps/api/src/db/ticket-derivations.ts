@@ -1,4 +1,4 @@
-import { TICKET_FIELDS, ticketTokenFields, type TicketField } from '@portal/contract';
+import { TICKET_COUNT_CAP, TICKET_FIELDS, ticketTokenFields, type TicketField } from '@portal/contract';
 import type SQLite from 'better-sqlite3';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { columnWords, fts5Matches } from '../lib/fts5-match.ts';
@@ -213,33 +213,48 @@ async function indexQueuedStep(db: Kysely<DB>): Promise<boolean> {
 }
 
 /** Runs `fn` in `db`'s transaction, or in a new one. */
-const inTransaction = <T>(db: Kysely<T>, fn: (trx: Kysely<T>) => Promise<void>) =>
+const inTransaction = <T, R>(db: Kysely<T>, fn: (trx: Kysely<T>) => Promise<R>) =>
   db.isTransaction ? fn(db) : db.transaction().execute(fn);
 
 /** How long after a ticket write SQLite's text index is brought up to it (unless a search does it first). */
 export const INDEX_SYNC_DELAY_MS = 100;
 
+/** How long after a ticket write PostgreSQL looks for words that became common (addTicketWordBitmaps). */
+export const WORD_BITMAPS_DELAY_MS = 60_000;
+
+/** How long that look waits for ticket writers to finish before it gives up until the next one. */
+const WORD_BITMAPS_LOCK_TIMEOUT_MS = 1_000;
+
 /**
- * Runs `syncTicketIndex` a moment after ticket writes, once for all the writes of that
- * moment: the FTS5 segment flush and the index pages are then written once per step
- * instead of once per ticket. Nothing waits for it (a search syncs first) and nothing is
- * lost if it never runs (the queue is a table). It also starts on what is queued when it
- * is created (tickets written by SQL while no portal ran). A no-op on PostgreSQL.
+ * Keeps what the text index derives up to the ticket writes, a moment after them, once for all
+ * the writes of that moment, and also on what is there when it is created (tickets written by
+ * SQL while no portal ran). Nothing waits for it and nothing is lost if it never runs.
+ * - SQLite: `syncTicketIndex`, so the FTS5 segment flush and the index pages are written once
+ *   per step instead of once per ticket (a search syncs first; the queue is a table).
+ * - PostgreSQL: `addTicketWordBitmaps`, at most once a WORD_BITMAPS_DELAY_MS (until then a
+ *   search of a word that just became common is counted through the text index).
  */
-export function createTicketIndexSync(database: Pick<Database, 'db' | 'dialect'>, delayMs = INDEX_SYNC_DELAY_MS) {
+export function createTicketIndexSync(
+  database: Pick<Database, 'db' | 'dialect'>,
+  delayMs = database.dialect === 'sqlite' ? INDEX_SYNC_DELAY_MS : WORD_BITMAPS_DELAY_MS,
+) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let isClosed = false;
+  const step = () =>
+    database.dialect === 'sqlite'
+      ? syncTicketIndex(database.db, database.dialect)
+      : addTicketWordBitmaps(database.db, WORD_BITMAPS_LOCK_TIMEOUT_MS);
   const run = async () => {
     timer = undefined;
-    running = syncTicketIndex(database.db, database.dialect).catch(() => undefined); // a search or the next write syncs again
+    running = step().catch(() => undefined); // the next write starts it again
     await running;
     running = undefined;
   };
   const sync = {
     /** A ticket write has committed or is about to: sync soon. */
     queued(): void {
-      if (database.dialect !== 'sqlite' || timer || isClosed) return;
+      if (timer || isClosed) return;
       timer = setTimeout(() => void run(), delayMs);
       timer.unref();
     },
@@ -310,6 +325,8 @@ const ATTR_BLOCK_OF = `t.id >> 16, t.id & 7, bit_or(B'1'::bit(8192) >> ((t.id >>
  */
 export async function rebuildTicketAttrBlocks<T>(db: Kysely<T>): Promise<void> {
   await sql`delete from ticket_attr_blocks`.execute(db);
+  // The common words' bitmaps are written again by addTicketWordBitmaps, from fresh word counts.
+  await sql`delete from ticket_bitmap_words`.execute(db);
   await sql`insert into ticket_attr_blocks (token, block, shard, bits)
     select u.lexeme, ${sql.raw(ATTR_BLOCK_OF)}
     from tickets t, unnest(t.search_doc) u
@@ -319,6 +336,21 @@ export async function rebuildTicketAttrBlocks<T>(db: Kysely<T>): Promise<void> {
     select ${sql.raw(`'${PG_ATTR_MARK}' || ${tokenOf(slaField, 't')}`)}, ${sql.raw(ATTR_BLOCK_OF)}
     from tickets t
     group by 1, 2, 3`.execute(db);
+}
+
+/**
+ * PostgreSQL: lists the words more tickets than the cap hold (`ticket_word_counts`) that have no
+ * bitmaps yet, and writes theirs to `ticket_attr_blocks` (migration 0050), so searches that
+ * combine them are counted from the bitmaps. It locks ticket writes out while it builds; outside
+ * a bulk load, a lock not granted within `lockTimeoutMs` gives up (the next run tries again).
+ */
+export async function addTicketWordBitmaps<T>(db: Kysely<T>, lockTimeoutMs?: number): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    if (lockTimeoutMs !== undefined)
+      await sql`select set_config('lock_timeout', ${`${lockTimeoutMs}ms`}, true)`.execute(trx);
+    const { rows } = await sql<{ n: number }>`select portal_ticket_word_bitmaps(${TICKET_COUNT_CAP}) as n`.execute(trx);
+    return Number(rows[0]?.n ?? 0);
+  });
 }
 
 /** PostgreSQL: recounts `ticket_word_counts` (migration 0048) from the text index, in shard 0. */
@@ -431,6 +463,7 @@ export async function withTicketDerivationsSuspended<T>(
       if (isPg) {
         await rebuildTicketAttrBlocks(db);
         await rebuildTicketWordCounts(db);
+        await addTicketWordBitmaps(db);
       }
       await rebuildTicketCounts(db);
       await rebuildTicketSlaWatch(db, dialect);

@@ -202,9 +202,10 @@ function countedSets(selection: TicketSelection): { kinds: number[]; users: numb
  *   intersects them all; the others are conditions on the row;
  * - the total is exact from the counters (`ticket_counts`) when they hold the list's
  *   conditions (countedSets); otherwise the matches are counted, and told up to
- *   TICKET_COUNT_CAP ("más de" beyond): on PostgreSQL, a list without words or a date range
- *   from the attribute bitmaps (countByAttrBlocks), one word that more tickets than the cap
- *   hold over it uncounted (isOneCommonWord), any other up to the cap and one more;
+ *   TICKET_COUNT_CAP ("más de" beyond): on PostgreSQL, one word that more tickets than the cap
+ *   hold over it uncounted (isOneCommonWord), a list without a date range whose words are all
+ *   common from the bitmaps of its tokens and words (countByBitmaps), any other up to the cap
+ *   and one more;
  *   a bound of the data, so the same request on the same data always answers the same total;
  * - the page is that query in the sort's order (then the id) with an offset: its ids first,
  *   then those rows with their names. Sorted by a column, a list of more matches than the
@@ -414,22 +415,21 @@ export function createTicketListRepository(
   }
 
   /**
-   * PostgreSQL: how many tickets carry, for each group, one of its attribute tokens, from
-   * their bitmaps per block and shard of ids (`ticket_attr_blocks`): each group's bitmaps (OR
-   * of its tokens'), joined on the block and shard, ANDed, and their bits counted.
+   * PostgreSQL: how many tickets carry, for each group, one of its lexemes (attribute tokens,
+   * common words), from their bitmaps per block and shard of ids (`ticket_attr_blocks`): each
+   * group's bitmaps (OR of its lexemes'), joined on the block and shard, ANDed, and their bits
+   * counted.
    */
-  async function countByAttrBlocks(groups: string[][]): Promise<number> {
-    const bitmapsOf = (tokens: string[]) => {
-      const lexemes = tokens.map((t) => `${PG_ATTR_MARK}${t}`);
-      return lexemes.length === 1
+  async function countByBitmaps(groups: string[][]): Promise<number> {
+    const bitmapsOf = (lexemes: string[]) =>
+      lexemes.length === 1
         ? sql`(select block, shard, bits from ticket_attr_blocks where token = ${lexemes[0]})`
         : sql`(select block, shard, bit_or(bits) as bits from ticket_attr_blocks
                where token in (${sql.join(lexemes)}) group by block, shard)`;
-    };
     const names = groups.map((_, i) => sql.raw(`g${i}`));
     const from = groups.slice(1).reduce(
-      (q, tokens, i) =>
-        sql`${q} join ${bitmapsOf(tokens)} as ${names[i + 1]}
+      (q, lexemes, i) =>
+        sql`${q} join ${bitmapsOf(lexemes)} as ${names[i + 1]}
             on ${names[i + 1]}.block = g0.block and ${names[i + 1]}.shard = g0.shard`,
       sql`${bitmapsOf(groups[0]!)} as g0`,
     );
@@ -440,6 +440,24 @@ export function createTicketListRepository(
     const { rows } = await sql<{ n: number | string }>`select coalesce(sum(bit_count(${bits})), 0) as n
       from ${from}`.execute(db);
     return Number(rows[0]?.n ?? 0);
+  }
+
+  /**
+   * PostgreSQL: the lexeme groups a list is counted by from the bitmaps (countByBitmaps), each
+   * met by one of its lexemes: every condition's tokens, and each searched word's whole words
+   * when every one of those has bitmaps (`ticket_bitmap_words`, the common words). Null when some
+   * part has none: a date range, a prefix of too many words, a lone number (it also finds the
+   * ticket of that number), a word few tickets hold (its postings are read quickly).
+   */
+  async function bitmapGroups(search: ResolvedSearch, conditions: Condition[]): Promise<string[][] | null> {
+    if (conditions.some((c) => c.tokens === null)) return null;
+    const attrs = conditions.map((c) => c.tokens!.map((token) => `${PG_ATTR_MARK}${token}`));
+    if (search.kind === 'none') return attrs;
+    if (search.kind !== 'words' || search.id !== null || !search.terms?.every((w) => w.terms !== null)) return null;
+    const words = search.terms.map((w) => w.terms!);
+    const terms = [...new Set(words.flat())];
+    const listed = await db.selectFrom('ticket_bitmap_words').select('word').where('word', 'in', terms).execute();
+    return listed.length === terms.length ? [...words, ...attrs] : null;
   }
 
   /**
@@ -482,8 +500,9 @@ export function createTicketListRepository(
     if (dialect === 'postgres' && conditions.length === 0 && (await isOneCommonWord(search))) {
       return { total: TICKET_COUNT_CAP, isLowerBound: true };
     }
-    if (dialect === 'postgres' && search.kind === 'none' && conditions.every((c) => c.tokens)) {
-      const n = await countByAttrBlocks(conditions.map((c) => c.tokens!));
+    const groups = dialect === 'postgres' ? await bitmapGroups(search, conditions) : null;
+    if (groups?.length) {
+      const n = await countByBitmaps(groups);
       return { total: Math.min(n, TICKET_COUNT_CAP), isLowerBound: n > TICKET_COUNT_CAP };
     }
     const { query } = ticketsQuery(selection, search, { needsRow: false });

@@ -423,8 +423,8 @@ export function createTicketsRepository(
           return inserted;
         };
         row = trx ? await write(trx) : await db.transaction().execute(write);
-        indexSync.queued();
       }
+      indexSync.queued();
       if (!row) return { missing: references.missing };
       const { names } = references;
       return {

@@ -1,0 +1,137 @@
+import { TICKET_COUNT_CAP } from '@portal/contract';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addTicketWordBitmaps } from '../src/db/ticket-derivations.ts';
+import { createTestApp, ticketBody, type TestApp } from './helper.ts';
+
+/**
+ * PostgreSQL keeps bitmaps of the tickets holding each common word (`ticket_bitmap_words`, in
+ * `ticket_attr_blocks`), so a search combining common words, filters and the caller's scope is
+ * counted from bitmaps instead of the text index's postings. Whoever writes the tickets, each
+ * listed word's bitmaps stay what the tickets' text index holds, and the totals are the
+ * tickets' own count.
+ */
+describe('common words bitmaps on postgres', () => {
+  let t: TestApp;
+  let admin: string;
+  let agente: string;
+  let agenteId: number;
+  const db = () => t.services.database.db;
+
+  beforeAll(async () => {
+    t = await createTestApp('postgres');
+    admin = await t.login('admin');
+    agente = await t.login('agente');
+    agenteId = (await db().selectFrom('users').select('id').where('username', '=', 'agente').executeTakeFirstOrThrow())
+      .id;
+  });
+  afterAll(() => t?.close());
+
+  /** `count` tickets written by SQL after the last id and `skip` more, their text from the series number `g`. */
+  async function insert(count: number, name: string, description: string, skip = 0) {
+    await sql`insert into tickets (id, name, description, area_id, project_id, category_id, priority_type_id,
+        difficulty_id, status_id, created_by, user_assigned_id, created_at, updated_at)
+      select (select max(id) from tickets) + ${skip}::int + g, ${sql.raw(name)}, ${sql.raw(description)},
+        1 + g % 3, 1, 1, 1 + g % 4, 1, 1, ${agenteId}::int, case when g % 5 = 0 then null else ${agenteId}::int end,
+        now(), now()
+      from generate_series(1, ${count}::int) g`.execute(db());
+    await sql`select setval(pg_get_serial_sequence('tickets', 'id'), (select max(id) from tickets))`.execute(db());
+  }
+
+  /** The listed words' kept bitmaps, and the same computed afresh from the tickets' text index. */
+  async function bitmaps() {
+    const kept = await sql<{ token: string; block: number; shard: number; bits: string }>`
+      select token, block, shard, bits::text as bits from ticket_attr_blocks
+      where token in (select word from ticket_bitmap_words) and bit_count(bits) > 0
+      order by token, block, shard`.execute(db());
+    const recounted = await sql<{ token: string; block: number; shard: number; bits: string }>`
+      select u.lexeme as token, t.id >> 16 as block, t.id & 7 as shard,
+        bit_or(B'1'::bit(8192) >> ((t.id >> 3) & 8191))::text as bits
+      from tickets t, unnest(t.search_doc) u
+      where u.lexeme in (select word from ticket_bitmap_words)
+      group by 1, 2, 3 order by 1, 2, 3`.execute(db());
+    return { kept: kept.rows, recounted: recounted.rows };
+  }
+
+  const listedWords = async () =>
+    (await db().selectFrom('ticket_bitmap_words').select('word').orderBy('word').execute()).map((r) => r.word);
+
+  /** A list's total, as its page gives it. */
+  async function total(token: string, url: string, search: string, filters?: Record<string, number[]>) {
+    const res = await t.call(token, 'POST', url, { page: 1, per_page: 10, search, filters });
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as { meta: { total: number } }).meta.total;
+  }
+
+  /** The tickets holding a word starting each of `words` (as a search reads them), optionally agente's, in `area`. */
+  async function counted(words: string[], { mine = false, area }: { mine?: boolean; area?: number } = {}) {
+    const query = words.map((w) => `'${w}':*`).join(' & ');
+    const { rows } = await sql<{ n: string }>`select count(*) as n from tickets t
+      where t.search_doc @@ ${query}::tsquery
+      ${mine ? sql`and (t.created_by = ${agenteId} or t.user_assigned_id = ${agenteId})` : sql``}
+      ${area === undefined ? sql`` : sql`and t.area_id = ${area}`}`.execute(db());
+    return Number(rows[0]!.n);
+  }
+
+  it('lists the words more tickets hold than asked, and keeps their bitmaps through every write', async () => {
+    await insert(30, `'Granate ' || g`, `'Ambar ' || case when g % 2 = 0 then 'jade' else 'onix' end`);
+    // Far ids: beyond a block of 65,536, and past a whole empty block.
+    await insert(6, `'Granate lejano ' || g`, `'Ambar jade'`, 70_000);
+    await insert(4, `'Granate lejanisimo ' || g`, `'Ambar onix'`, 140_000);
+    const added = await sql<{ n: number }>`select portal_ticket_word_bitmaps(5) as n`.execute(db());
+    expect(Number(added.rows[0]!.n)).toBeGreaterThan(0);
+    expect(await listedWords()).toEqual(expect.arrayContaining(['ambar', 'granate', 'jade', 'onix']));
+    // Nothing more to add: the same call lists nothing and takes no lock.
+    expect(Number((await sql<{ n: number }>`select portal_ticket_word_bitmaps(5) as n`.execute(db())).rows[0]!.n)).toBe(
+      0,
+    );
+    let { kept, recounted } = await bitmaps();
+    expect(kept).toEqual(recounted);
+
+    // Through the API, by SQL, edits of the text, attribute changes and deletes.
+    const made = await t.call(admin, 'POST', '/api/tickets/create', ticketBody('Granate nuevo', 'Ambar jade'));
+    expect(made.statusCode, made.body).toBe(201);
+    await insert(12, `'Granate ' || g`, `'Topacio ' || case when g % 2 = 0 then 'jade' else 'onix' end`);
+    await db().updateTable('tickets').set({ description: 'Ambar onix' }).where('name', 'like', 'Granate 1%').execute();
+    await db().updateTable('tickets').set({ description: 'Sin ambar' }).where('name', 'like', 'Granate 2%').execute();
+    await db().updateTable('tickets').set({ name: 'Cuarzo' }).where('name', 'like', 'Granate lejano%').execute();
+    await db().updateTable('tickets').set({ area_id: 2, priority_type_id: 4 }).where('name', 'like', '% 3%').execute();
+    await db().deleteFrom('tickets').where('name', 'like', 'Granate lejanisimo%').execute();
+    ({ kept, recounted } = await bitmaps());
+    expect(kept).toEqual(recounted);
+    expect(kept.some((r) => r.token === 'granate' && r.block > 0)).toBe(true);
+  });
+
+  it('counts searches of common words, with filters and in Mis Tickets, as the tickets count them', async () => {
+    const cases: [string, string, string, string[], { mine?: boolean; area?: number }?, Record<string, number[]>?][] = [
+      ['two words', admin, '/api/general-tickets', ['granate', 'jade']],
+      ['a word and an area', admin, '/api/general-tickets', ['ambar'], { area: 2 }, { area_id: [2] }],
+      ['in Mis Tickets', agente, '/api/tickets', ['ambar', 'onix'], { mine: true }],
+    ];
+    for (const [label, token, url, words, options, filters] of cases) {
+      const expected = await counted(words, options);
+      expect(expected, label).toBeGreaterThan(0);
+      expect(await total(token, url, words.join(' '), filters), label).toBe(expected);
+    }
+    // The total is read from the bitmaps: without those of `jade`, no ticket holds it with `granate`.
+    await sql`update ticket_attr_blocks set token = 'jade (aparte)' where token = 'jade'`.execute(db());
+    expect(await total(admin, '/api/general-tickets', 'granate jade')).toBe(0);
+    await sql`update ticket_attr_blocks set token = 'jade' where token = 'jade (aparte)'`.execute(db());
+    // A word without bitmaps is counted through the text index.
+    await insert(3, `'Granate ' || g`, `'Turquesa'`);
+    expect(await listedWords()).not.toContain('turquesa');
+    expect(await total(admin, '/api/general-tickets', 'granate turquesa')).toBe(3);
+  });
+
+  it('gives a word its bitmaps in the background once more tickets than the cap hold it', async () => {
+    await insert(TICKET_COUNT_CAP + 1, `'Obsidiana ' || g`, `'Andén ' || g % 7`);
+    expect(await listedWords()).not.toContain('obsidiana');
+    expect(await addTicketWordBitmaps(db(), 1_000)).toBeGreaterThan(0);
+    expect(await listedWords()).toContain('obsidiana');
+    const { kept, recounted } = await bitmaps();
+    expect(kept).toEqual(recounted);
+    expect(await total(admin, '/api/general-tickets', 'obsidiana', { area_id: [2] })).toBe(
+      await counted(['obsidiana'], { area: 2 }),
+    );
+  });
+});
