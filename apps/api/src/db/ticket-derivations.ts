@@ -312,11 +312,20 @@ export async function createPgSearchIndex<T>(db: Kysely<T>): Promise<void> {
 }
 
 /**
- * PostgreSQL: a ticket's place in `ticket_attr_blocks` (migration 0049), as the grouped columns
- * `block, shard, bits` of the tickets `t`: ticket `id` is bit (id >> 3) & 8191 of the row of
- * block id >> 16 and shard id & 7.
+ * PostgreSQL: the `ticket_attr_blocks` rows `(token, block, shard, bits)` of the `(token, id)`
+ * pairs of query `pairs` (migration 0049's layout: ticket `id` is bit (id >> 3) & 8191 from
+ * the left of the row of block id >> 16 and shard id & 7). The bits are gathered in 64-bit
+ * integers first, then each row is written once as hexadecimal: OR-ing a whole bit string per
+ * pair copies a kilobyte each time.
  */
-const ATTR_BLOCK_OF = `t.id >> 16, t.id & 7, bit_or(B'1'::bit(8192) >> ((t.id >> 3) & 8191))`;
+const bitmapsOfPairs = (pairs: string) => `with words as (
+    select token, id >> 16 as block, id & 7 as shard, (id >> 9) & 127 as w,
+      bit_or(1::bigint << (63 - ((id >> 3) & 63))) as v
+    from (${pairs}) p(token, id) group by 1, 2, 3, 4)
+  select token, block, shard, ('x' || rpad(string_agg(repeat('0', 16 * (w - prev - 1))
+    || lpad(to_hex(v), 16, '0'), '' order by w), 2048, '0'))::bit(8192)
+  from (select *, coalesce(lag(w) over (partition by token, block, shard order by w), -1) as prev from words) x
+  group by 1, 2, 3`;
 
 /**
  * PostgreSQL: recomputes `ticket_attr_blocks` (migrations 0027, 0039, 0046 and 0049), the bitmaps
@@ -327,15 +336,9 @@ export async function rebuildTicketAttrBlocks<T>(db: Kysely<T>): Promise<void> {
   await sql`delete from ticket_attr_blocks`.execute(db);
   // The common words' bitmaps are written again by addTicketWordBitmaps, from fresh word counts.
   await sql`delete from ticket_bitmap_words`.execute(db);
-  await sql`insert into ticket_attr_blocks (token, block, shard, bits)
-    select u.lexeme, ${sql.raw(ATTR_BLOCK_OF)}
-    from tickets t, unnest(t.search_doc) u
-    where left(u.lexeme, 1) = ${PG_ATTR_MARK}
-    group by 1, 2, 3`.execute(db);
-  await sql`insert into ticket_attr_blocks (token, block, shard, bits)
-    select ${sql.raw(`'${PG_ATTR_MARK}' || ${tokenOf(slaField, 't')}`)}, ${sql.raw(ATTR_BLOCK_OF)}
-    from tickets t
-    group by 1, 2, 3`.execute(db);
+  const pairs = `select u.lexeme, t.id from tickets t, unnest(t.search_doc) u where left(u.lexeme, 1) = '${PG_ATTR_MARK}'
+    union all select '${PG_ATTR_MARK}' || ${tokenOf(slaField, 't')}, t.id from tickets t`;
+  await sql.raw(`insert into ticket_attr_blocks (token, block, shard, bits) ${bitmapsOfPairs(pairs)}`).execute(db);
 }
 
 /**

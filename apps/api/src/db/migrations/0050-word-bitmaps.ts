@@ -75,11 +75,20 @@ const postgres = [
       if added is null then
         return 0;
       end if;
+      -- The bits gathered in 64-bit integers, each row written once as hexadecimal (OR-ing a
+      -- whole bit string per ticket copies a kilobyte each time).
       insert into ticket_attr_blocks as b (token, block, shard, bits)
-      select u.lexeme, t.id >> 16, t.id & 7, bit_or(B'1'::bit(8192) >> ((t.id >> 3) & 8191))
-      from tickets t, unnest(t.search_doc) u
-      where t.search_doc @@ (select string_agg(quote_literal(w), ' | ') from unnest(added) w)::tsquery
-        and u.lexeme = any(added)
+      with words as (
+        select u.lexeme as token, t.id >> 16 as block, t.id & 7 as shard, (t.id >> 9) & 127 as w,
+          bit_or(1::bigint << (63 - ((t.id >> 3) & 63))) as v
+        from tickets t, unnest(t.search_doc) u
+        where t.search_doc @@ (select string_agg(quote_literal(a), ' | ') from unnest(added) a)::tsquery
+          and u.lexeme in (select unnest(added))
+        group by 1, 2, 3, 4)
+      select token, block, shard, ('x' || rpad(string_agg(repeat('0', 16 * (w - prev - 1))
+        || lpad(to_hex(v), 16, '0'), '' order by w), 2048, '0'))::bit(8192)
+      from (select *, coalesce(lag(w) over (partition by token, block, shard order by w), -1) as prev
+        from words) x
       group by 1, 2, 3
       on conflict (token, block, shard) do update set bits = excluded.bits;
       return cardinality(added);
