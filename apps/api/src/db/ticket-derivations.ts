@@ -21,10 +21,11 @@ import { withTriggersOff, type TableTriggers } from './triggers.ts';
  *   prefix by merging whole doclists first); on PostgreSQL the column
  *   `tickets.search_doc` (tsvector, GIN) with the same attribute tokens as lexemes (`_c12`),
  *   and `ticket_words` too;
- * - on PostgreSQL, `ticket_attr_blocks`: for each attribute token, bitmaps of the tickets
- *   carrying it, 8,192 ids a row (ids of one residue modulo 8 in a block of 65,536, so
- *   consecutive tickets flip different rows), so a filtered list's total is counted from one
- *   row per token for every 8,192 tickets (migrations 0027, 0039 and 0049); and
+ * - on PostgreSQL, `ticket_attr_blocks`: for each attribute token and each common word
+ *   (`ticket_bitmap_words`), bitmaps of the tickets carrying it, 8,192 ids a row (ids of one
+ *   residue modulo 8 in a block of 65,536, so consecutive tickets flip different rows), so a
+ *   filtered list's total, or a search's of common words, is counted from one row per token
+ *   for every 8,192 tickets (migrations 0027, 0039, 0049 and 0050); and
  *   `ticket_word_counts`, how many tickets hold each word, so a search for a common word is
  *   told "more than" the cap without counting its matches (migration 0048);
  * - `ticket_counts`: how many tickets per stage in each counted set, so list totals and the
@@ -219,8 +220,11 @@ const inTransaction = <T, R>(db: Kysely<T>, fn: (trx: Kysely<T>) => Promise<R>) 
 /** How long after a ticket write SQLite's text index is brought up to it (unless a search does it first). */
 export const INDEX_SYNC_DELAY_MS = 100;
 
-/** How long after a ticket write PostgreSQL looks for words that became common (addTicketWordBitmaps). */
-export const WORD_BITMAPS_DELAY_MS = 60_000;
+/**
+ * How long after a ticket write PostgreSQL looks for words that became common (addTicketWordBitmaps):
+ * the look reads every word's counts, and a word is common long before the look matters.
+ */
+const WORD_BITMAPS_DELAY_MS = 10 * 60_000;
 
 /** How long that look waits for ticket writers to finish before it gives up until the next one. */
 const WORD_BITMAPS_LOCK_TIMEOUT_MS = 1_000;

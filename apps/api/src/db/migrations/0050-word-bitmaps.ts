@@ -28,9 +28,13 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
 /** Whether lexeme `u.lexeme` has bitmaps: an attribute token, or a listed word. */
 const HAS_BITMAPS = `(left(u.lexeme, 1) = '_' or u.lexeme in (select word from ticket_bitmap_words))`;
 
-/** The words more than `over` tickets hold that have no bitmaps yet. */
+/**
+ * The words more than `over` tickets hold that have no bitmaps yet. Such a word has more than
+ * over / 8 in one of its 8 shards at least: only those words' shards are added up.
+ */
 const NEW_COMMON_WORDS = `select c.word from ticket_word_counts c
-  where not exists (select 1 from ticket_bitmap_words b where b.word = c.word)
+  where c.word in (select word from ticket_word_counts where n > over / 8)
+    and not exists (select 1 from ticket_bitmap_words b where b.word = c.word)
   group by c.word having sum(c.n) > over`;
 
 const postgres = [
