@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTicketWordBitmaps } from '../src/db/ticket-derivations.ts';
 import { createTestApp, ticketBody, type TestApp } from './helper.ts';
+import { attrBitmaps } from './ticket-recount.ts';
 
 /**
  * PostgreSQL keeps bitmaps of the tickets holding each common word (`ticket_bitmap_words`, in
@@ -40,17 +41,15 @@ describe('common words bitmaps on postgres', () => {
 
   /** The listed words' kept bitmaps, and the same computed afresh from the tickets' text index. */
   async function bitmaps() {
-    const kept = await sql<{ token: string; block: number; shard: number; bits: string }>`
-      select token, block, shard, bits::text as bits from ticket_attr_blocks
-      where token in (select word from ticket_bitmap_words) and bit_count(bits) > 0
-      order by token, block, shard`.execute(db());
+    const listed = new Set(await listedWords());
+    const kept = (await attrBitmaps(db())).filter((r) => listed.has(r.token));
     const recounted = await sql<{ token: string; block: number; shard: number; bits: string }>`
       select u.lexeme as token, t.id >> 16 as block, t.id & 7 as shard,
         bit_or(B'1'::bit(8192) >> ((t.id >> 3) & 8191))::text as bits
       from tickets t, unnest(t.search_doc) u
       where u.lexeme in (select word from ticket_bitmap_words)
       group by 1, 2, 3 order by 1, 2, 3`.execute(db());
-    return { kept: kept.rows, recounted: recounted.rows };
+    return { kept, recounted: recounted.rows };
   }
 
   const listedWords = async () =>
