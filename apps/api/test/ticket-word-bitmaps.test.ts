@@ -122,6 +122,53 @@ describe('common words bitmaps on postgres', () => {
     expect(await total(admin, '/api/general-tickets', 'granate turquesa')).toBe(3);
   });
 
+  /** The ids of the tickets `counted` counts, in id order. */
+  async function matching(words: string[], { mine = false, area }: { mine?: boolean; area?: number }, dir: string) {
+    const query = words.map((w) => `'${w}':*`).join(' & ');
+    const { rows } = await sql<{ id: number }>`select t.id from tickets t
+      where ${words.length > 0 ? sql`t.search_doc @@ ${query}::tsquery` : sql`true`}
+      ${mine ? sql`and (t.created_by = ${agenteId} or t.user_assigned_id = ${agenteId})` : sql``}
+      ${area === undefined ? sql`` : sql`and t.area_id = ${area}`}
+      order by t.id ${sql.raw(dir)}`.execute(db());
+    return rows.map((r) => r.id);
+  }
+
+  it('pages a list counted from the bitmaps in id order, at any depth, as the tickets order them', async () => {
+    // Pages across two blocks of ids, and past an empty one.
+    await insert(7, `'Granate ' || g`, `'Ambar jade'`, 200_000);
+    const cases: [string, string, string[], { mine?: boolean; area?: number }, Record<string, number[]>?][] = [
+      [admin, '/api/general-tickets', ['ambar', 'jade'], {}],
+      [admin, '/api/general-tickets', ['granate'], { area: 2 }, { area_id: [2] }],
+      [agente, '/api/tickets', ['ambar'], { mine: true }],
+      [admin, '/api/general-tickets', [], { area: 2 }, { area_id: [2] }],
+    ];
+    for (const [token, url, words, options, filters] of cases) {
+      for (const dir of ['desc', 'asc']) {
+        const label = `${words.join(' ')} ${JSON.stringify(filters ?? {})} ${dir}`;
+        const expected = await matching(words, options, dir);
+        expect(expected.length, label).toBeGreaterThan(5);
+        const pages: number[] = [];
+        for (let page = 1; page <= Math.ceil(expected.length / 7) + 1; page++) {
+          const res = await t.call(token, 'POST', url, {
+            page,
+            per_page: 7,
+            search: words.join(' '),
+            filters,
+            sort: { by: 'id', dir },
+          });
+          expect(res.statusCode, res.body).toBe(200);
+          pages.push(...(res.json() as { data: { id: number }[] }).data.map((r) => r.id));
+        }
+        expect(pages, label).toEqual(expected);
+      }
+    }
+    // The page is read from the bitmaps: without those of `jade`, no ticket holds it with `ambar`.
+    await sql`update ticket_attr_blocks set token = 'jade (aparte)' where token = 'jade'`.execute(db());
+    const res = await t.call(admin, 'POST', '/api/general-tickets', { page: 1, per_page: 7, search: 'ambar jade' });
+    expect(res.json()).toMatchObject({ data: [], meta: { total: 0 } });
+    await sql`update ticket_attr_blocks set token = 'jade' where token = 'jade (aparte)'`.execute(db());
+  });
+
   it('gives a word its bitmaps in the background once more tickets than the cap hold it', async () => {
     await insert(TICKET_COUNT_CAP + 1, `'Obsidiana ' || g`, `'Andén ' || g % 7`);
     expect(await listedWords()).not.toContain('obsidiana');

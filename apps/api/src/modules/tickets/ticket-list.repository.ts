@@ -78,6 +78,12 @@ const wantedSlaStates = (selection: TicketSelection) => {
 /** Whether the states are exactly 'Por vencer o vencidos'. */
 const isAtRiskStates = (states: readonly string[]) => states.join() === 'at_risk,breached';
 
+/** PostgreSQL: how many of a list's tickets one block of 65,536 ids holds (`ticket_attr_blocks`). */
+type BlockCount = { block: number; n: number };
+
+/** PostgreSQL: a total counted from the bitmaps, with the lexeme groups it ANDed and its count per block. */
+type BitmapTotal = { groups: string[][]; blocks: BlockCount[] };
+
 /** How a search tells a logistics reference (modules/references): the references it is, and whether a ticket carries one. */
 export interface TicketReferenceLookup {
   searched(text: string): Promise<FoundReference[]>;
@@ -210,6 +216,8 @@ function countedSets(selection: TicketSelection): { kinds: number[]; users: numb
  * - the page is that query in the sort's order (then the id) with an offset: its ids first,
  *   then those rows with their names. Sorted by a column, a list of more matches than the
  *   cap reads the column's index in order instead and filters it (the matches are dense).
+ *   On PostgreSQL, a list counted from the bitmaps and sorted by id takes the page's ids from
+ *   the bitmaps of the blocks that hold it (idsByBitmaps).
  */
 export function createTicketListRepository(
   database: Database,
@@ -415,31 +423,76 @@ export function createTicketListRepository(
   }
 
   /**
-   * PostgreSQL: how many tickets carry, for each group, one of its lexemes (attribute tokens,
-   * common words), from their bitmaps per block and shard of ids (`ticket_attr_blocks`): each
-   * group's bitmaps (OR of its lexemes'), joined on the block and shard, ANDed, and their bits
-   * counted.
+   * PostgreSQL: the tickets that carry, for each group, one of its lexemes (attribute tokens,
+   * common words), as bitmaps per block and shard of ids (`ticket_attr_blocks`): each group's
+   * bitmaps (OR of its lexemes'), joined on the block and shard, and ANDed (`bits`). `blocks`
+   * limits them to those blocks.
    */
-  async function countByBitmaps(groups: string[][]): Promise<number> {
-    const bitmapsOf = (lexemes: string[]) =>
+  function bitmapsOf(groups: string[][], blocks?: number[]) {
+    const inBlocks = blocks ? sql` and block in (${sql.join(blocks)})` : sql``;
+    const groupBits = (lexemes: string[]) =>
       lexemes.length === 1
-        ? sql`(select block, shard, bits from ticket_attr_blocks where token = ${lexemes[0]})`
+        ? sql`(select block, shard, bits from ticket_attr_blocks where token = ${lexemes[0]}${inBlocks})`
         : sql`(select block, shard, bit_or(bits) as bits from ticket_attr_blocks
-               where token in (${sql.join(lexemes)}) group by block, shard)`;
+               where token in (${sql.join(lexemes)})${inBlocks} group by block, shard)`;
     const names = groups.map((_, i) => sql.raw(`g${i}`));
     const from = groups.slice(1).reduce(
       (q, lexemes, i) =>
-        sql`${q} join ${bitmapsOf(lexemes)} as ${names[i + 1]}
+        sql`${q} join ${groupBits(lexemes)} as ${names[i + 1]}
             on ${names[i + 1]}.block = g0.block and ${names[i + 1]}.shard = g0.shard`,
-      sql`${bitmapsOf(groups[0]!)} as g0`,
+      sql`${groupBits(groups[0]!)} as g0`,
     );
-    const bits = sql.join(
-      names.map((n) => sql`${n}.bits`),
-      sql` & `,
-    );
-    const { rows } = await sql<{ n: number | string }>`select coalesce(sum(bit_count(${bits})), 0) as n
-      from ${from}`.execute(db);
-    return Number(rows[0]?.n ?? 0);
+    return {
+      from,
+      bits: sql.join(
+        names.map((n) => sql`${n}.bits`),
+        sql` & `,
+      ),
+    };
+  }
+
+  /** PostgreSQL: how many tickets of each block of ids the groups' bitmaps hold (bitmapsOf); blocks of none left out. */
+  async function countByBitmaps(groups: string[][]): Promise<BlockCount[]> {
+    const { from, bits } = bitmapsOf(groups);
+    const { rows } = await sql<{ block: number; n: number | string }>`select g0.block, sum(bit_count(${bits})) as n
+      from ${from} group by g0.block`.execute(db);
+    return rows.map((r) => ({ block: r.block, n: Number(r.n) })).filter((b) => b.n > 0);
+  }
+
+  /**
+   * PostgreSQL: a page of ids in id order, from the bitmaps its total was counted from: the
+   * counts per block tell which blocks hold the page, and only those are read and decoded
+   * (ticket `id` is bit (id >> 3) & 8191 from the left of the row of block id >> 16 and shard
+   * id & 7). However sparse the matches, no ticket row is read that is not on the page.
+   */
+  async function idsByBitmaps(
+    { groups, blocks }: BitmapTotal,
+    dir: 'asc' | 'desc',
+    limit: number,
+    offset: number,
+  ): Promise<number[]> {
+    const byOrder = (a: number, b: number) => (dir === 'desc' ? b - a : a - b);
+    let skip = offset;
+    const read: number[] = [];
+    let held = 0;
+    for (const { block, n } of [...blocks].sort((a, b) => byOrder(a.block, b.block))) {
+      if (held - skip >= limit) break;
+      if (read.length === 0 && skip >= n) {
+        skip -= n;
+      } else {
+        read.push(block);
+        held += n;
+      }
+    }
+    if (read.length === 0) return [];
+    const { from, bits } = bitmapsOf(groups, read);
+    const { rows } = await sql<{ block: number; shard: number; bits: string }>`select g0.block, g0.shard,
+      (${bits})::text as bits from ${from}`.execute(db);
+    const ids: number[] = [];
+    for (const { block, shard, bits } of rows) {
+      for (let i = bits.indexOf('1'); i !== -1; i = bits.indexOf('1', i + 1)) ids.push(block * 65_536 + i * 8 + shard);
+    }
+    return ids.sort(byOrder).slice(skip, skip + limit);
   }
 
   /**
@@ -480,7 +533,10 @@ export function createTicketListRepository(
   }
 
   /** The list's total: exact from the counters when they hold its conditions, else counted up to the cap. */
-  async function totalOf(selection: TicketSelection, search: ResolvedSearch) {
+  async function totalOf(
+    selection: TicketSelection,
+    search: ResolvedSearch,
+  ): Promise<{ total: number; isLowerBound: boolean; bitmaps?: BitmapTotal }> {
     const sets = countedSets(selection);
     if (sets) {
       const stages = stagesOf(selection);
@@ -502,8 +558,9 @@ export function createTicketListRepository(
     }
     const groups = dialect === 'postgres' ? await bitmapGroups(search, conditions) : null;
     if (groups?.length) {
-      const n = await countByBitmaps(groups);
-      return { total: Math.min(n, TICKET_COUNT_CAP), isLowerBound: n > TICKET_COUNT_CAP };
+      const blocks = await countByBitmaps(groups);
+      const n = blocks.reduce((sum, b) => sum + b.n, 0);
+      return { total: Math.min(n, TICKET_COUNT_CAP), isLowerBound: n > TICKET_COUNT_CAP, bitmaps: { groups, blocks } };
     }
     const { query } = ticketsQuery(selection, search, { needsRow: false });
     const { n } = await db
@@ -603,9 +660,14 @@ export function createTicketListRepository(
     async list(selection: TicketSelection, { page, per_page }: Pick<TTicketListQuery, 'page' | 'per_page'>) {
       const search = await resolvedSearch(selection);
       if (!search) return { data: [], meta: pageMeta(0, { page, per_page }) };
-      const { total, isLowerBound } = await totalOf(selection, search);
+      const { total, isLowerBound, bitmaps } = await totalOf(selection, search);
       const matches = isLowerBound ? total + 1 : total;
-      const ids = await pageIds(selection, search, matches, per_page, (page - 1) * per_page);
+      const offset = (page - 1) * per_page;
+      const { column, dir } = sortOf(selection);
+      const ids =
+        bitmaps && column === 'id'
+          ? await idsByBitmaps(bitmaps, dir, per_page, offset)
+          : await pageIds(selection, search, matches, per_page, offset);
       const meta = pageMeta(total, { page, per_page });
       return { data: await detailsOf(ids), meta: isLowerBound ? { ...meta, total_is_lower_bound: true } : meta };
     },
