@@ -209,7 +209,7 @@ function countedSets(selection: TicketSelection): { kinds: number[]; users: numb
  * - the total is exact from the counters (`ticket_counts`) when they hold the list's
  *   conditions (countedSets); otherwise the matches are counted, and told up to
  *   TICKET_COUNT_CAP ("más de" beyond): on PostgreSQL, one word that more tickets than the cap
- *   hold over it uncounted (isOneCommonWord), a list without a date range whose words are all
+ *   hold over it uncounted (oneCommonWordCount), a list without a date range whose words are all
  *   common from the bitmaps of its tokens and words (countByBitmaps), any other up to the cap
  *   and one more;
  *   a bound of the data, so the same request on the same data always answers the same total;
@@ -514,29 +514,31 @@ export function createTicketListRepository(
   }
 
   /**
-   * PostgreSQL: whether the search is one word of which some whole word it starts is held by
-   * more tickets than the cap (`ticket_word_counts`): the matches are more, without counting
-   * them (the text index reads a word's postings whole before any limit applies).
+   * PostgreSQL: when the search is one word of which some whole word it starts is held by more
+   * tickets than the cap (`ticket_word_counts`), how many tickets hold the commonest of those
+   * words (at least as many match): the matches are more than the cap, without counting them
+   * (the text index reads a word's postings whole before any limit applies). Null otherwise.
    */
-  async function isOneCommonWord(search: ResolvedSearch): Promise<boolean> {
+  async function oneCommonWordCount(search: ResolvedSearch): Promise<number | null> {
     const terms = search.kind === 'words' && search.terms?.length === 1 ? search.terms[0]!.terms : null;
-    if (!terms) return false;
+    if (!terms) return null;
     const common = await db
       .selectFrom('ticket_word_counts')
-      .select('word')
+      .select((eb) => eb.fn.sum<number | string>('n').as('n'))
       .where('word', 'in', terms)
       .groupBy('word')
       .having((eb) => eb.fn.sum('n'), '>', TICKET_COUNT_CAP)
+      .orderBy('n', 'desc')
       .limit(1)
       .executeTakeFirst();
-    return common !== undefined;
+    return common ? Number(common.n) : null;
   }
 
   /** The list's total: exact from the counters when they hold its conditions, else counted up to the cap. */
   async function totalOf(
     selection: TicketSelection,
     search: ResolvedSearch,
-  ): Promise<{ total: number; isLowerBound: boolean; bitmaps?: BitmapTotal }> {
+  ): Promise<{ total: number; isLowerBound: boolean; matches?: number; bitmaps?: BitmapTotal }> {
     const sets = countedSets(selection);
     if (sets) {
       const stages = stagesOf(selection);
@@ -553,14 +555,14 @@ export function createTicketListRepository(
     }
     // A bound of the data, never of the clock: the same request on the same data counts the same.
     const conditions = conditionsOf(selection);
-    if (dialect === 'postgres' && conditions.length === 0 && (await isOneCommonWord(search))) {
-      return { total: TICKET_COUNT_CAP, isLowerBound: true };
-    }
+    const wordCount = dialect === 'postgres' && conditions.length === 0 ? await oneCommonWordCount(search) : null;
+    if (wordCount !== null) return { total: TICKET_COUNT_CAP, isLowerBound: true, matches: wordCount };
     const groups = dialect === 'postgres' ? await bitmapGroups(search, conditions) : null;
     if (groups?.length) {
       const blocks = await countByBitmaps(groups);
       const n = blocks.reduce((sum, b) => sum + b.n, 0);
-      return { total: Math.min(n, TICKET_COUNT_CAP), isLowerBound: n > TICKET_COUNT_CAP, bitmaps: { groups, blocks } };
+      const bitmaps = { groups, blocks };
+      return { total: Math.min(n, TICKET_COUNT_CAP), isLowerBound: n > TICKET_COUNT_CAP, matches: n, bitmaps };
     }
     const { query } = ticketsQuery(selection, search, { needsRow: false });
     const { n } = await db
@@ -660,8 +662,15 @@ export function createTicketListRepository(
     async list(selection: TicketSelection, { page, per_page }: Pick<TTicketListQuery, 'page' | 'per_page'>) {
       const search = await resolvedSearch(selection);
       if (!search) return { data: [], meta: pageMeta(0, { page, per_page }) };
-      const { total, isLowerBound, bitmaps } = await totalOf(selection, search);
-      const matches = isLowerBound ? total + 1 : total;
+      // How many tickets match, or at least match when the total is a lower bound: the counted
+      // number when known, else the cap and one more (the page's depth among them is guessed
+      // from it, so a common word's real count keeps its far pages on the walk of the order).
+      const {
+        total,
+        isLowerBound,
+        bitmaps,
+        matches = isLowerBound ? total + 1 : total,
+      } = await totalOf(selection, search);
       const offset = (page - 1) * per_page;
       const { column, dir } = sortOf(selection);
       const ids =
