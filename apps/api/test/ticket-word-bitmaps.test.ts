@@ -62,15 +62,20 @@ describe('common words bitmaps on postgres', () => {
     return (res.json() as { meta: { total: number } }).meta.total;
   }
 
-  /** The tickets holding a word starting each of `words` (as a search reads them), optionally agente's, in `area`. */
-  async function counted(words: string[], { mine = false, area }: { mine?: boolean; area?: number } = {}) {
+  /** The ids of the tickets holding a word starting each of `words` (as a search reads them), optionally agente's, in `area`, in id order. */
+  async function matching(words: string[], { mine = false, area }: { mine?: boolean; area?: number }, dir: string) {
     const query = words.map((w) => `'${w}':*`).join(' & ');
-    const { rows } = await sql<{ n: string }>`select count(*) as n from tickets t
-      where t.search_doc @@ ${query}::tsquery
+    const { rows } = await sql<{ id: number }>`select t.id from tickets t
+      where ${words.length > 0 ? sql`t.search_doc @@ ${query}::tsquery` : sql`true`}
       ${mine ? sql`and (t.created_by = ${agenteId} or t.user_assigned_id = ${agenteId})` : sql``}
-      ${area === undefined ? sql`` : sql`and t.area_id = ${area}`}`.execute(db());
-    return Number(rows[0]!.n);
+      ${area === undefined ? sql`` : sql`and t.area_id = ${area}`}
+      order by t.id ${sql.raw(dir)}`.execute(db());
+    return rows.map((r) => r.id);
   }
+
+  /** How many tickets `matching` finds. */
+  const counted = async (words: string[], options: { mine?: boolean; area?: number } = {}) =>
+    (await matching(words, options, 'asc')).length;
 
   it('lists the words more tickets hold than asked, and keeps their bitmaps through every write', async () => {
     await insert(30, `'Granate ' || g`, `'Ambar ' || case when g % 2 = 0 then 'jade' else 'onix' end`);
@@ -121,17 +126,6 @@ describe('common words bitmaps on postgres', () => {
     expect(await listedWords()).not.toContain('turquesa');
     expect(await total(admin, '/api/general-tickets', 'granate turquesa')).toBe(3);
   });
-
-  /** The ids of the tickets `counted` counts, in id order. */
-  async function matching(words: string[], { mine = false, area }: { mine?: boolean; area?: number }, dir: string) {
-    const query = words.map((w) => `'${w}':*`).join(' & ');
-    const { rows } = await sql<{ id: number }>`select t.id from tickets t
-      where ${words.length > 0 ? sql`t.search_doc @@ ${query}::tsquery` : sql`true`}
-      ${mine ? sql`and (t.created_by = ${agenteId} or t.user_assigned_id = ${agenteId})` : sql``}
-      ${area === undefined ? sql`` : sql`and t.area_id = ${area}`}
-      order by t.id ${sql.raw(dir)}`.execute(db());
-    return rows.map((r) => r.id);
-  }
 
   it('pages a list counted from the bitmaps in id order, at any depth, as the tickets order them', async () => {
     // Pages across two blocks of ids, and past an empty one.
