@@ -452,7 +452,8 @@ export interface TTicketImportError {
  * `POST /tickets/import`: the file is read and checked first. A file with lines that cannot be
  * imported is refused (422) and nothing is written: `errors` holds, by line number, each line's
  * reasons (the first TICKET_IMPORT_MAX_LISTED_ERRORS of them; the message counts every line). A valid file is answered 200 as it loads, one JSON object per line (NDJSON): progress
- * (`loading` with `done` of `total`, then `rebuilding`), then `done` with the count, or `failed`.
+ * (`loading` with `done` of `total`, then `rebuilding` when the load was larger than the table and its
+ * indexes are built again), then `done` with the count, or `failed`.
  */
 export const ZTicketImportProgress = z.discriminatedUnion('phase', [
   z.object({ phase: z.literal('loading'), done: z.number().int(), total: z.number().int() }),

@@ -109,11 +109,15 @@ async function writeReferences(trx: Kysely<DB>, afterId: number, extract: Refere
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Writes checked rows in one transaction, by batches, with the per-row derivations suspended
- * and rebuilt once at the end. On SQLite through a connection of its own to the file (the
- * portal's connection keeps reading meanwhile; other writers wait for the commit); on PostgreSQL
- * in a transaction of the pool (the suspended triggers and the dropped search index lock the
- * tickets table until the commit).
+ * Writes checked rows in one transaction, by batches. A load of more rows than the table holds
+ * suspends the per-row derivations and the secondary indexes and builds them once at the end,
+ * over the whole table: a cost of the order of the load's own. A smaller load keeps them, as
+ * any ticket write does, so its cost follows its rows and not the table's, and on PostgreSQL the
+ * lists go on reading meanwhile (a suspended trigger or a dropped index locks the table until
+ * the commit); SQLite's text index takes the new tickets from its queue in bounded steps
+ * (`syncTicketIndex`), searches matching them meanwhile. On SQLite through a connection of its
+ * own to the file (the portal's connection keeps reading; other writers wait for the commit);
+ * on PostgreSQL in a transaction of the pool.
  */
 export async function loadTicketRows(
   database: Pick<Database, 'db' | 'dialect'>,
@@ -123,7 +127,7 @@ export async function loadTicketRows(
   extract?: ReferenceExtractor,
 ): Promise<void> {
   const batch = TICKET_LOAD_BATCH[database.dialect];
-  const loadWith = async (loader: TicketLoader, trx: Kysely<DB>) => {
+  const loadWith = async (loader: TicketLoader, trx: Kysely<DB>, rebuildsAfter: boolean) => {
     const before = await lastTicketId(trx);
     for (let start = 0; start < rows.length; start += batch) {
       await loader.write(rows.slice(start, start + batch));
@@ -131,18 +135,16 @@ export async function loadTicketRows(
       await turn();
     }
     if (extract) await writeReferences(trx, before, extract);
-    onProgress({ phase: 'rebuilding' });
+    if (rebuildsAfter) onProgress({ phase: 'rebuilding' });
   };
   if (database.dialect === 'postgres') {
     await database.db.transaction().execute(async (transaction) => {
       const trx = transaction as Kysely<DB>;
-      const existing = await countTickets(trx);
-      await withTicketDerivationsSuspended<DB>(trx, 'postgres', async () => {
-        const load = () => loadWith(pgTicketLoader(trx), trx);
-        // More new rows than old: indexes and keys are built once after the load.
-        if (rows.length > existing) await withPgTicketIndexesOff(trx, load);
-        else await load();
-      });
+      const isLarger = rows.length > (await countTickets(trx));
+      const load = () => loadWith(pgTicketLoader(trx), trx, isLarger);
+      await (isLarger
+        ? withTicketDerivationsSuspended<DB>(trx, 'postgres', () => withPgTicketIndexesOff(trx, load))
+        : load());
     });
     return;
   }
@@ -156,15 +158,13 @@ export async function loadTicketRows(
   registerSqliteFunctions(connection);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
   try {
-    const existing = await countTickets(db);
-    await db.transaction().execute((trx) =>
-      withTicketDerivationsSuspended<DB>(trx, 'sqlite', async () => {
-        const loader = sqliteTicketLoader(connection);
-        // More new rows than old: the secondary indexes are built once after the load (a sort each).
-        if (rows.length > existing) await withSqliteTicketIndexesOff(connection, () => loadWith(loader, trx));
-        else await loadWith(loader, trx);
-      }),
-    );
+    const isLarger = rows.length > (await countTickets(db));
+    await db.transaction().execute((trx) => {
+      const load = () => loadWith(sqliteTicketLoader(connection), trx, isLarger);
+      return isLarger
+        ? withTicketDerivationsSuspended<DB>(trx, 'sqlite', () => withSqliteTicketIndexesOff(connection, load))
+        : load();
+    });
   } finally {
     await db.destroy();
   }
