@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DB } from '../src/db/schema.ts';
 import { withTicketDerivationsSuspended } from '../src/db/ticket-derivations.ts';
 import { csvLine } from '../src/lib/csv.ts';
 import { readCsv } from '../src/lib/csv-reader.ts';
@@ -372,8 +373,8 @@ describe.each(dialects)('Ticket import on %s', (dialect) => {
       expect(await searchIndex()).toBe(indexBefore);
     } else {
       // The text index takes them from its queue, a bounded step at a time, as any write's.
-      const queued = await db().selectFrom('tickets_fts_pending').select('id').orderBy('id').execute();
-      expect(queued.map((r) => r.id)).toEqual(expect.arrayContaining(imported.map((r) => r.id)));
+      const queued = await sql<{ id: number }>`select id from tickets_fts_pending order by id`.execute(db());
+      expect(queued.rows.map((r) => r.id)).toEqual(expect.arrayContaining(imported.map((r) => r.id)));
     }
     const found = (await t.call(admin, 'POST', '/api/general-tickets', { search: 'ornitorrinco' })).json();
     expect(found.data.map((x: { name: string }) => x.name).sort()).toEqual([
@@ -397,7 +398,7 @@ describe.each(dialects)('Ticket import on %s', (dialect) => {
     if (dialect === 'postgres') expect(maintained.words).toEqual(await indexedWordCounts(db()));
     await db()
       .transaction()
-      .execute((trx) => withTicketDerivationsSuspended(trx, dialect, () => Promise.resolve()));
+      .execute((trx) => withTicketDerivationsSuspended<DB>(trx, dialect, () => Promise.resolve()));
     expect(await figures()).toEqual(maintained);
   });
 

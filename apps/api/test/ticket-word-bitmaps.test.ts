@@ -1,9 +1,10 @@
 import { TICKET_COUNT_CAP } from '@portal/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addTicketWordBitmaps } from '../src/db/ticket-derivations.ts';
+import type { DB } from '../src/db/schema.ts';
+import { addTicketWordBitmaps, withTicketDerivationsSuspended } from '../src/db/ticket-derivations.ts';
 import { createTestApp, ticketBody, type TestApp } from './helper.ts';
-import { attrBitmaps } from './ticket-recount.ts';
+import { attrBitmaps, keptWordCounts } from './ticket-recount.ts';
 
 /**
  * PostgreSQL keeps bitmaps of the tickets holding each common word (`ticket_bitmap_words`, in
@@ -173,5 +174,19 @@ describe('common words bitmaps on postgres', () => {
     expect(await total(admin, '/api/general-tickets', 'obsidiana', { area_id: [2] })).toBe(
       await counted(['obsidiana'], { area: 2 }),
     );
+  });
+
+  it('is rebuilt by a bulk load as the triggers kept it, common words included, range by range of ids', async () => {
+    // Past several of the rebuild's ranges of blocks: ids far beyond the others.
+    await insert(300, `'Obsidiana lejana ' || g`, `'Andén ' || g % 7`, 9 * 65_536);
+    // A rebuild lists the words more tickets than the cap hold (the tests above listed rarer ones too).
+    const common = (await keptWordCounts(db())).filter((w) => w.n > TICKET_COUNT_CAP).map((w) => w.word);
+    expect(common).toContain('obsidiana');
+    const kept = (await attrBitmaps(db())).filter((r) => r.token.startsWith('_') || common.includes(r.token));
+    await db()
+      .transaction()
+      .execute((trx) => withTicketDerivationsSuspended<DB>(trx, 'postgres', () => Promise.resolve()));
+    expect(await listedWords()).toEqual(common);
+    expect(await attrBitmaps(db())).toEqual(kept);
   });
 });

@@ -331,18 +331,32 @@ const bitmapsOfPairs = (pairs: string) => `with words as (
   from (select *, coalesce(lag(w) over (partition by token, block, shard order by w), -1) as prev from words) x
   group by 1, 2, 3`;
 
+/** PostgreSQL: how many blocks of 65,536 ids one statement of a rebuild of the bitmaps reads. */
+const REBUILD_BLOCKS = 4;
+
 /**
- * PostgreSQL: recomputes `ticket_attr_blocks` (migrations 0027, 0039, 0046 and 0049), the bitmaps
- * of the tickets carrying each attribute token, from the tickets' `search_doc` and, for the SLA
- * state, its column.
+ * PostgreSQL: recomputes `ticket_attr_blocks` (migrations 0027, 0039, 0046, 0049 and 0050) from
+ * the tickets: the bitmaps of each attribute token, from `search_doc` and, for the SLA state,
+ * its column; and those of the words more tickets than the cap hold (`ticket_word_counts`, which
+ * must be current), listed again in `ticket_bitmap_words`. One statement per REBUILD_BLOCKS
+ * blocks of ids, with room to gather each range's bits in memory: the whole table's at once
+ * spill to disk for as long as the rest of a bulk load takes.
  */
 export async function rebuildTicketAttrBlocks<T>(db: Kysely<T>): Promise<void> {
   await sql`delete from ticket_attr_blocks`.execute(db);
-  // The common words' bitmaps are written again by addTicketWordBitmaps, from fresh word counts.
   await sql`delete from ticket_bitmap_words`.execute(db);
-  const pairs = `select u.lexeme, t.id from tickets t, unnest(t.search_doc) u where left(u.lexeme, 1) = '${PG_ATTR_MARK}'
-    union all select '${PG_ATTR_MARK}' || ${tokenOf(slaField, 't')}, t.id from tickets t`;
-  await sql.raw(`insert into ticket_attr_blocks (token, block, shard, bits) ${bitmapsOfPairs(pairs)}`).execute(db);
+  await sql`insert into ticket_bitmap_words (word)
+    select word from ticket_word_counts group by word having sum(n) > ${TICKET_COUNT_CAP}`.execute(db);
+  await sql`select set_config('work_mem', '256MB', true)`.execute(db);
+  const { rows } = await sql<{ last: number | null }>`select max(id) as last from tickets`.execute(db);
+  const span = REBUILD_BLOCKS * 65_536;
+  for (let from = 0; from <= Number(rows[0]?.last ?? -1); from += span) {
+    const range = `t.id >= ${from} and t.id < ${from + span}`;
+    const pairs = `select u.lexeme, t.id from tickets t, unnest(t.search_doc) u where ${range}
+        and (left(u.lexeme, 1) = '${PG_ATTR_MARK}' or u.lexeme in (select word from ticket_bitmap_words))
+      union all select '${PG_ATTR_MARK}' || ${tokenOf(slaField, 't')}, t.id from tickets t where ${range}`;
+    await sql.raw(`insert into ticket_attr_blocks (token, block, shard, bits) ${bitmapsOfPairs(pairs)}`).execute(db);
+  }
 }
 
 /**
@@ -468,9 +482,8 @@ export async function withTicketDerivationsSuspended<T>(
     } finally {
       await (isPg ? createPgSearchIndex(db) : rebuildSqliteIndex(db));
       if (isPg) {
-        await rebuildTicketAttrBlocks(db);
         await rebuildTicketWordCounts(db);
-        await addTicketWordBitmaps(db);
+        await rebuildTicketAttrBlocks(db);
       }
       await rebuildTicketCounts(db);
       await rebuildTicketSlaWatch(db, dialect);
