@@ -319,11 +319,11 @@ export async function createPgSearchIndex<T>(db: Kysely<T>): Promise<void> {
  * PostgreSQL: the `ticket_attr_blocks` rows `(token, block, shard, bits)` of the `(token, id)`
  * pairs of query `pairs` (migration 0049's layout: ticket `id` is bit (id >> 3) & 8191 from
  * the left of the row of block id >> 16 and shard id & 7). The bits are gathered in 64-bit
- * integers first, then each row is written once as hexadecimal: OR-ing a whole bit string per
- * pair copies a kilobyte each time.
+ * integers first (hashed: only their assembly needs an order), then each row is written once
+ * as hexadecimal: OR-ing a whole bit string per pair copies a kilobyte each time.
  */
-const bitmapsOfPairs = (pairs: string) => `with words as (
-    select token, id >> 16 as block, id & 7 as shard, (id >> 9) & 127 as w,
+const bitmapsOfPairs = (pairs: string) => `with words as materialized (
+    select token collate "C" as token, id >> 16 as block, id & 7 as shard, (id >> 9) & 127 as w,
       bit_or(1::bigint << (63 - ((id >> 3) & 63))) as v
     from (${pairs}) p(token, id) group by 1, 2, 3, 4)
   select token, block, shard, ('x' || rpad(string_agg(repeat('0', 16 * (w - prev - 1))
@@ -331,32 +331,58 @@ const bitmapsOfPairs = (pairs: string) => `with words as (
   from (select *, coalesce(lag(w) over (partition by token, block, shard order by w), -1) as prev from words) x
   group by 1, 2, 3`;
 
+/**
+ * PostgreSQL: how the rebuild of the bitmaps is planned, for its statements only. A range's
+ * tickets are read through the primary key (the planner would scan the whole table for each);
+ * their pairs are grouped by hashing, in memory (a sort of millions of them costs more); no
+ * statement is worth compiling.
+ */
+const REBUILD_SETTINGS = { work_mem: '256MB', enable_seqscan: 'off', enable_sort: 'off', jit: 'off' };
+
 /** PostgreSQL: how many blocks of 65,536 ids one statement of a rebuild of the bitmaps reads. */
-const REBUILD_BLOCKS = 4;
+const REBUILD_BLOCKS = 1;
+
+/** PostgreSQL: runs `fn` in the caller's transaction with `settings`, then puts the previous values back. */
+async function withLocalSettings<T, R>(db: Kysely<T>, settings: Record<string, string>, fn: () => Promise<R>) {
+  const set = (values: Record<string, string>) =>
+    sql<Record<string, string>>`select ${sql.join(
+      Object.entries(values).map(([name, value]) => sql`set_config(${name}, ${value}, true) as ${sql.id(name)}`),
+    )}`.execute(db);
+  const { rows } = await sql<Record<string, string>>`select ${sql.join(
+    Object.keys(settings).map((name) => sql`current_setting(${name}) as ${sql.id(name)}`),
+  )}`.execute(db);
+  await set(settings);
+  const result = await fn();
+  // Not after a failure: the transaction is then aborted, and its rollback puts them back.
+  await set(rows[0]!);
+  return result;
+}
 
 /**
  * PostgreSQL: recomputes `ticket_attr_blocks` (migrations 0027, 0039, 0046, 0049 and 0050) from
  * the tickets: the bitmaps of each attribute token, from `search_doc` and, for the SLA state,
  * its column; and those of the words more tickets than the cap hold (`ticket_word_counts`, which
  * must be current), listed again in `ticket_bitmap_words`. One statement per REBUILD_BLOCKS
- * blocks of ids, with room to gather each range's bits in memory: the whole table's at once
- * spill to disk for as long as the rest of a bulk load takes.
+ * blocks of ids, each reading its tickets once, with room to gather its bits in memory: the
+ * whole table's at once spill to disk for as long as the rest of a bulk load takes.
  */
 export async function rebuildTicketAttrBlocks<T>(db: Kysely<T>): Promise<void> {
   await sql`delete from ticket_attr_blocks`.execute(db);
   await sql`delete from ticket_bitmap_words`.execute(db);
   await sql`insert into ticket_bitmap_words (word)
     select word from ticket_word_counts group by word having sum(n) > ${TICKET_COUNT_CAP}`.execute(db);
-  await sql`select set_config('work_mem', '256MB', true)`.execute(db);
   const { rows } = await sql<{ last: number | null }>`select max(id) as last from tickets`.execute(db);
   const span = REBUILD_BLOCKS * 65_536;
-  for (let from = 0; from <= Number(rows[0]?.last ?? -1); from += span) {
-    const range = `t.id >= ${from} and t.id < ${from + span}`;
-    const pairs = `select u.lexeme, t.id from tickets t, unnest(t.search_doc) u where ${range}
-        and (left(u.lexeme, 1) = '${PG_ATTR_MARK}' or u.lexeme in (select word from ticket_bitmap_words))
-      union all select '${PG_ATTR_MARK}' || ${tokenOf(slaField, 't')}, t.id from tickets t where ${range}`;
-    await sql.raw(`insert into ticket_attr_blocks (token, block, shard, bits) ${bitmapsOfPairs(pairs)}`).execute(db);
-  }
+  await withLocalSettings(db, REBUILD_SETTINGS, async () => {
+    for (let from = 0; from <= Number(rows[0]?.last ?? -1); from += span) {
+      const pairs = `select p.token, t.id from tickets t cross join lateral (
+          select u.lexeme from unnest(t.search_doc) u
+          where left(u.lexeme, 1) = '${PG_ATTR_MARK}' or u.lexeme in (select word from ticket_bitmap_words)
+          union all select '${PG_ATTR_MARK}' || ${tokenOf(slaField, 't')}) p(token)
+        where t.id >= ${from} and t.id < ${from + span}`;
+      await sql.raw(`insert into ticket_attr_blocks (token, block, shard, bits) ${bitmapsOfPairs(pairs)}`).execute(db);
+    }
+  });
 }
 
 /**
