@@ -332,15 +332,12 @@ const bitmapsOfPairs = (pairs: string) => `with words as materialized (
   group by 1, 2, 3`;
 
 /**
- * PostgreSQL: how the rebuild of the bitmaps is planned, for its statements only. A range's
+ * PostgreSQL: how the rebuild of the bitmaps is planned, for its statements only. A block's
  * tickets are read through the primary key (the planner would scan the whole table for each);
  * their pairs are grouped by hashing, in memory (a sort of millions of them costs more); no
  * statement is worth compiling.
  */
 const REBUILD_SETTINGS = { work_mem: '256MB', enable_seqscan: 'off', enable_sort: 'off', jit: 'off' };
-
-/** PostgreSQL: how many blocks of 65,536 ids one statement of a rebuild of the bitmaps reads. */
-const REBUILD_BLOCKS = 1;
 
 /** PostgreSQL: runs `fn` in the caller's transaction with `settings`, then puts the previous values back. */
 async function withLocalSettings<T, R>(db: Kysely<T>, settings: Record<string, string>, fn: () => Promise<R>) {
@@ -362,8 +359,8 @@ async function withLocalSettings<T, R>(db: Kysely<T>, settings: Record<string, s
  * PostgreSQL: recomputes `ticket_attr_blocks` (migrations 0027, 0039, 0046, 0049 and 0050) from
  * the tickets: the bitmaps of each attribute token, from `search_doc` and, for the SLA state,
  * its column; and those of the words more tickets than the cap hold (`ticket_word_counts`, which
- * must be current), listed again in `ticket_bitmap_words`. One statement per REBUILD_BLOCKS
- * blocks of ids, each reading its tickets once, with room to gather its bits in memory: the
+ * must be current), listed again in `ticket_bitmap_words`. One statement per block of 65,536 ids
+ * that holds tickets, each reading its tickets once, with room to gather its bits in memory: the
  * whole table's at once spill to disk for as long as the rest of a bulk load takes.
  */
 export async function rebuildTicketAttrBlocks<T>(db: Kysely<T>): Promise<void> {
@@ -371,15 +368,19 @@ export async function rebuildTicketAttrBlocks<T>(db: Kysely<T>): Promise<void> {
   await sql`delete from ticket_bitmap_words`.execute(db);
   await sql`insert into ticket_bitmap_words (word)
     select word from ticket_word_counts group by word having sum(n) > ${TICKET_COUNT_CAP}`.execute(db);
-  const { rows } = await sql<{ last: number | null }>`select max(id) as last from tickets`.execute(db);
-  const span = REBUILD_BLOCKS * 65_536;
+  /** The first block from `block` on that holds a ticket, or null. */
+  const nextBlock = async (block: number) =>
+    (
+      await sql<{ block: number | null }>`select min(id) >> 16 as block from tickets
+      where id >= ${block * 65_536}`.execute(db)
+    ).rows[0]?.block ?? null;
   await withLocalSettings(db, REBUILD_SETTINGS, async () => {
-    for (let from = 0; from <= Number(rows[0]?.last ?? -1); from += span) {
+    for (let block = await nextBlock(0); block !== null; block = await nextBlock(block + 1)) {
       const pairs = `select p.token, t.id from tickets t cross join lateral (
           select u.lexeme from unnest(t.search_doc) u
           where left(u.lexeme, 1) = '${PG_ATTR_MARK}' or u.lexeme in (select word from ticket_bitmap_words)
           union all select '${PG_ATTR_MARK}' || ${tokenOf(slaField, 't')}) p(token)
-        where t.id >= ${from} and t.id < ${from + span}`;
+        where t.id >= ${block * 65_536} and t.id < ${(block + 1) * 65_536}`;
       await sql.raw(`insert into ticket_attr_blocks (token, block, shard, bits) ${bitmapsOfPairs(pairs)}`).execute(db);
     }
   });
