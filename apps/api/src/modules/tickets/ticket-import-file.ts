@@ -7,8 +7,8 @@ const number = (n: number) => n.toLocaleString('es-MX');
 
 /**
  * `npm run tickets:import -- FILE.csv`: imports a CSV file into the configured database,
- * printing its progress line by line (reading, loading by batches, rebuilding after a load larger than the table), then the rejected
- * lines or the count. Answers whether the tickets were imported.
+ * printing its progress line by line (reading, loading by batches, rebuilding after a load larger
+ * than the table), then the rejected lines or the count. Answers whether the tickets were imported.
  */
 export async function importTicketsFile(
   database: Database,
