@@ -66,6 +66,32 @@ describe('readCsv', () => {
   });
 });
 
+/** The cells of a valid line of such a file, under `header`, with what the test changes. */
+const handCells = (
+  name: string,
+  {
+    description = 'Descripción correcta',
+    status = 'Abierto',
+    area = 'Almacén',
+    created = '2020-01-01 00:00:00',
+    updated = '',
+  } = {},
+) => [
+  '',
+  name,
+  description,
+  'Alta',
+  status,
+  'Ruta Bajío',
+  area,
+  'Incidencia',
+  'Baja',
+  'Ana Administradora',
+  '',
+  created,
+  updated,
+];
+
 describe.each(dialects)('Ticket import on %s', (dialect) => {
   let t: TestApp;
   let admin: string;
@@ -249,21 +275,7 @@ describe.each(dialects)('Ticket import on %s', (dialect) => {
   });
 
   it('reports every line that cannot be imported, with its number and reason, and writes nothing', async () => {
-    const good = (name: string) => [
-      '',
-      name,
-      'Descripción correcta',
-      'Alta',
-      'Abierto',
-      'Ruta Bajío',
-      'Almacén',
-      'Incidencia',
-      'Baja',
-      'Ana Administradora',
-      '',
-      '2020-01-01 00:00:00',
-      '',
-    ];
+    const good = (name: string) => handCells(name);
     const lines = [good('Primera buena'), good('Segunda buena')];
     const bad1 = good('Mala área');
     bad1[6] = 'Bodega Lunar';
@@ -330,21 +342,14 @@ describe.each(dialects)('Ticket import on %s', (dialect) => {
 
   it('imports a file smaller than the table through the triggers: nothing is rebuilt, and the derived figures are a recount', async () => {
     const line = (name: string, status: string) =>
-      csvLine([
-        '',
-        name,
-        'Tarima ornitorrinco revisada',
-        'Alta',
-        status,
-        'Ruta Bajío',
-        'Almacén',
-        'Incidencia',
-        'Baja',
-        'Ana Administradora',
-        '',
-        '2021-06-01 10:00:00',
-        '2021-06-02 10:00:00',
-      ]);
+      csvLine(
+        handCells(name, {
+          description: 'Tarima ornitorrinco revisada',
+          status,
+          created: '2021-06-01 10:00:00',
+          updated: '2021-06-02 10:00:00',
+        }),
+      );
     const searchIndex = async () =>
       dialect === 'postgres'
         ? (await sql<{ oid: number }>`select 'tickets_search_idx'::regclass::oid as oid`.execute(db())).rows[0]?.oid
@@ -414,21 +419,7 @@ describe.each(dialects)('Ticket import on %s', (dialect) => {
       .returning('id')
       .executeTakeFirstOrThrow();
     const line = (name: string, areaName: string) =>
-      csvLine([
-        '',
-        name,
-        'Carga interrumpida',
-        'Alta',
-        'Abierto',
-        'Ruta Bajío',
-        areaName,
-        'Incidencia',
-        'Baja',
-        'Ana Administradora',
-        '',
-        '2021-05-01 10:00:00',
-        '',
-      ]);
+      csvLine(handCells(name, { description: 'Carga interrumpida', area: areaName, created: '2021-05-01 10:00:00' }));
     const csv =
       header + line('Carga uno', 'Almacén') + line('Carga dos', 'Almacén') + line('Carga tres', 'área EFÍMERA');
     const checked = await t.services.ticketImporter.check(
