@@ -176,8 +176,8 @@ describe('common words bitmaps on postgres', () => {
     );
   });
 
-  it('is rebuilt by a bulk load as the triggers kept it, common words included, range by range of ids', async () => {
-    // Past several of the rebuild's ranges of blocks: ids far beyond the others.
+  it('is rebuilt by a bulk load as the triggers kept it, common words included, block by block of ids', async () => {
+    // Nine blocks past the others, with empty blocks between: the rebuild goes block by block.
     await insert(300, `'Obsidiana lejana ' || g`, `'Andén ' || g % 7`, 9 * 65_536);
     // A rebuild lists the words more tickets than the cap hold (the tests above listed rarer ones too).
     const common = (await keptWordCounts(db())).filter((w) => w.n > TICKET_COUNT_CAP).map((w) => w.word);
