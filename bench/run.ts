@@ -173,6 +173,14 @@ const endpoints: Endpoint[] = [
     body: list(1, 'refrigeracion monterrey'),
   },
   {
+    // `14` starts thousands of words (folios, shipment numbers): too many to list, read as a prefix.
+    label: 'search, word and broad prefix (unidad 14)',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/general-tickets',
+    body: list(1, 'unidad 14'),
+  },
+  {
     label: 'search in Mis Tickets (agente, ruta)',
     user: 'agente',
     method: 'POST',

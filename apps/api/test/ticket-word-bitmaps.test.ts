@@ -176,6 +176,33 @@ describe('common words bitmaps on postgres', () => {
     );
   });
 
+  it('tells a prefix of too many words to list over the cap when its common words alone are, else counts it', async () => {
+    // `obsidiana` now starts more words than a search lists (obsidiana1, obsidiana2, …): it is read as a prefix.
+    await insert(40, `'Obsidiana' || g || ' granate'`, `'Andén'`);
+    const list = async (search: string) => {
+      const res = await t.call(admin, 'POST', '/api/general-tickets', { page: 1, per_page: 10, search });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { data: { id: number }[]; meta: { total: number; total_is_lower_bound?: boolean } };
+    };
+    // Its listed word `obsidiana` with `anden` already hold more tickets than the cap.
+    expect(await counted(['obsidiana', 'anden'])).toBeGreaterThan(TICKET_COUNT_CAP);
+    const over = await list('obsidiana andén');
+    expect(over.meta).toMatchObject({ total: TICKET_COUNT_CAP, total_is_lower_bound: true });
+    expect(over.data.map((r) => r.id)).toEqual((await matching(['obsidiana', 'anden'], {}, 'desc')).slice(0, 10));
+    // With `granate`, only the words the bitmaps lack (obsidiana1, …) match: the matches are counted.
+    const few = await list('obsidiana granate');
+    expect(few.meta.total).toBe(await counted(['obsidiana', 'granate']));
+    expect(few.meta.total).toBe(40);
+    expect(few.meta.total_is_lower_bound).toBeUndefined();
+    // The bound is read from the bitmaps: given those of `anden`, `granate` is told over the cap too.
+    await sql`update ticket_attr_blocks set token = 'granate (aparte)' where token = 'granate'`.execute(db());
+    await sql`insert into ticket_attr_blocks (token, block, shard, bits)
+      select 'granate', block, shard, bits from ticket_attr_blocks where token = 'anden'`.execute(db());
+    expect((await list('obsidiana granate')).meta).toMatchObject({ total: TICKET_COUNT_CAP, total_is_lower_bound: true });
+    await sql`delete from ticket_attr_blocks where token = 'granate'`.execute(db());
+    await sql`update ticket_attr_blocks set token = 'granate' where token = 'granate (aparte)'`.execute(db());
+  });
+
   it('is rebuilt by a bulk load as the triggers kept it, common words included, block by block of ids', async () => {
     // Nine blocks past the others, with empty blocks between: the rebuild goes block by block.
     await insert(300, `'Obsidiana lejana ' || g`, `'Andén ' || g % 7`, 9 * 65_536);

@@ -210,8 +210,9 @@ function countedSets(selection: TicketSelection): { kinds: number[]; users: numb
  *   conditions (countedSets); otherwise the matches are counted, and told up to
  *   TICKET_COUNT_CAP ("más de" beyond): on PostgreSQL, one word that more tickets than the cap
  *   hold over it uncounted (oneCommonWordCount), a list without a date range whose words are all
- *   common from the bitmaps of its tokens and words (countByBitmaps), any other up to the cap
- *   and one more;
+ *   common from the bitmaps of its tokens and words (countByBitmaps), one whose common words
+ *   alone give more matches than the cap as over it (a prefix of thousands of words: the text
+ *   index would read every match's row), any other up to the cap and one more;
  *   a bound of the data, so the same request on the same data always answers the same total;
  * - the page is that query in the sort's order (then the id) with an offset: its ids first,
  *   then those rows with their names. Sorted by a column, a list of more matches than the
@@ -497,20 +498,34 @@ export function createTicketListRepository(
 
   /**
    * PostgreSQL: the lexeme groups a list is counted by from the bitmaps (countByBitmaps), each
-   * met by one of its lexemes: every condition's tokens, and each searched word's whole words
-   * when every one of those has bitmaps (`ticket_bitmap_words`, the common words). Null when some
-   * part has none: a date range, a prefix of too many words, a lone number (it also finds the
-   * ticket of that number), a word few tickets hold (its postings are read quickly).
+   * met by one of its lexemes: every condition's tokens, and for each searched word the words it
+   * starts that have bitmaps (`ticket_bitmap_words`, the common words). `isExact` when those are
+   * all the words it starts and the search is words alone: the bitmaps then count the matches.
+   * Otherwise (a prefix of too many words to list, a word few tickets hold, a lone number, which
+   * also finds the ticket of that number) they count some of them: a lower bound. Null when some
+   * part has none: a date range, a word no common word starts.
    */
-  async function bitmapGroups(search: ResolvedSearch, conditions: Condition[]): Promise<string[][] | null> {
+  async function bitmapGroups(
+    search: ResolvedSearch,
+    conditions: Condition[],
+  ): Promise<{ groups: string[][]; isExact: boolean } | null> {
     if (conditions.some((c) => c.tokens === null)) return null;
     const attrs = conditions.map((c) => c.tokens!.map((token) => `${PG_ATTR_MARK}${token}`));
-    if (search.kind === 'none') return attrs;
-    if (search.kind !== 'words' || search.id !== null || !search.terms?.every((w) => w.terms !== null)) return null;
-    const words = search.terms.map((w) => w.terms!);
-    const terms = [...new Set(words.flat())];
-    const listed = await db.selectFrom('ticket_bitmap_words').select('word').where('word', 'in', terms).execute();
-    return listed.length === terms.length ? [...words, ...attrs] : null;
+    if (search.kind === 'none') return { groups: attrs, isExact: true };
+    if (search.kind !== 'words' || !search.terms) return null;
+    const words = await Promise.all(
+      search.terms.map(async ({ word, terms }) => {
+        const listed = db.selectFrom('ticket_bitmap_words').select('word');
+        const rows = await (terms === null
+          ? listed.where('word', '>=', word).where('word', '<', `${word}\u{10FFFF}`)
+          : listed.where('word', 'in', terms)
+        ).execute();
+        return { common: rows.map((r) => r.word), isAll: terms !== null && rows.length === terms.length };
+      }),
+    );
+    if (words.some((w) => w.common.length === 0)) return null;
+    const isExact = search.id === null && words.every((w) => w.isAll);
+    return { groups: [...words.map((w) => w.common), ...attrs], isExact };
   }
 
   /**
@@ -557,12 +572,16 @@ export function createTicketListRepository(
     const conditions = conditionsOf(selection);
     const wordCount = dialect === 'postgres' && conditions.length === 0 ? await oneCommonWordCount(search) : null;
     if (wordCount !== null) return { total: TICKET_COUNT_CAP, isLowerBound: true, matches: wordCount };
-    const groups = dialect === 'postgres' ? await bitmapGroups(search, conditions) : null;
-    if (groups?.length) {
+    const counted = dialect === 'postgres' ? await bitmapGroups(search, conditions) : null;
+    if (counted?.groups.length) {
+      const { groups, isExact } = counted;
       const blocks = await countByBitmaps(groups);
       const n = blocks.reduce((sum, b) => sum + b.n, 0);
-      const bitmaps = { groups, blocks };
-      return { total: Math.min(n, TICKET_COUNT_CAP), isLowerBound: n > TICKET_COUNT_CAP, matches: n, bitmaps };
+      const isOverCap = n > TICKET_COUNT_CAP;
+      if (isExact || isOverCap) {
+        const bitmaps = isExact ? { groups, blocks } : undefined;
+        return { total: Math.min(n, TICKET_COUNT_CAP), isLowerBound: isOverCap, matches: n, bitmaps };
+      }
     }
     const { query } = ticketsQuery(selection, search, { needsRow: false });
     const { n } = await db
