@@ -110,6 +110,17 @@ describe.each(dialects)('tickets at scale on %s', (dialect) => {
       expect(expectedMatches(tickets, 'montac').length).toBeGreaterThan(0);
     });
 
+    it('reads a word that starts more words than a search lists as a prefix, and finds what the rows hold', async () => {
+      // 120 words start with `7` and 90 with `70`: more than a search lists, so each is read as a prefix.
+      for (let i = 0; i < 40; i++) await create(admin, `Caseta ${700 + i}`, `Tramo ${7000 + i} km ${70_000 + i * 3}`);
+      const tickets = await db().selectFrom('tickets').select(['id', 'name', 'description']).execute();
+      for (const search of ['7', '70', 'caseta 7', 'tramo 70', 'km 7003', 'caseta 70 tramo 7']) {
+        const expected = expectedMatches(tickets, search);
+        expect(expected.length, search).toBeGreaterThan(0);
+        expect(await allIds(admin, '/api/general-tickets', search), search).toEqual(expected);
+      }
+    });
+
     it('finds a ticket by its number, with or without #', async () => {
       const tickets = await db().selectFrom('tickets').select(['id', 'name', 'description']).execute();
       const target = tickets[Math.floor(tickets.length / 2)]!;

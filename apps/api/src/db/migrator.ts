@@ -48,6 +48,7 @@ import * as reportBacklog from './migrations/0047-report-backlog.ts';
 import * as ticketWordCounts from './migrations/0048-ticket-word-counts.ts';
 import * as attrBlocksWider from './migrations/0049-attr-blocks-wider.ts';
 import * as wordBitmaps from './migrations/0050-word-bitmaps.ts';
+import * as ticketSearchPrefixes from './migrations/0051-ticket-search-prefixes.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -101,6 +102,7 @@ const migrations: Record<string, DialectMigration> = {
   '0048-ticket-word-counts': ticketWordCounts,
   '0049-attr-blocks-wider': attrBlocksWider,
   '0050-word-bitmaps': wordBitmaps,
+  '0051-ticket-search-prefixes': ticketSearchPrefixes,
 };
 
 class StaticProvider implements MigrationProvider {

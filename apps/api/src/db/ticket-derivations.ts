@@ -18,7 +18,8 @@ import { withTriggersOff, type TableTriggers } from './triggers.ts';
  *   (`body`, plus `attrs`: one token per filterable value, so a search combined with the
  *   list's scope and stage is answered by the index alone), and `ticket_words`, every word
  *   it holds, so a searched prefix becomes the few whole words it starts (FTS5 reads a
- *   prefix by merging whole doclists first); on PostgreSQL the column
+ *   prefix by merging whole doclists first, but for the prefixes of up to three characters it
+ *   indexes, migration 0051); on PostgreSQL the column
  *   `tickets.search_doc` (tsvector, GIN) with the same attribute tokens as lexemes (`_c12`),
  *   and `ticket_words` too;
  * - on PostgreSQL, `ticket_attr_blocks`: for each attribute token and each common word
