@@ -198,7 +198,10 @@ describe('common words bitmaps on postgres', () => {
     await sql`update ticket_attr_blocks set token = 'granate (aparte)' where token = 'granate'`.execute(db());
     await sql`insert into ticket_attr_blocks (token, block, shard, bits)
       select 'granate', block, shard, bits from ticket_attr_blocks where token = 'anden'`.execute(db());
-    expect((await list('obsidiana granate')).meta).toMatchObject({ total: TICKET_COUNT_CAP, total_is_lower_bound: true });
+    expect((await list('obsidiana granate')).meta).toMatchObject({
+      total: TICKET_COUNT_CAP,
+      total_is_lower_bound: true,
+    });
     await sql`delete from ticket_attr_blocks where token = 'granate'`.execute(db());
     await sql`update ticket_attr_blocks set token = 'granate' where token = 'granate (aparte)'`.execute(db());
   });

@@ -516,9 +516,10 @@ export function createTicketListRepository(
     const words = await Promise.all(
       search.terms.map(async ({ word, terms }) => {
         const listed = db.selectFrom('ticket_bitmap_words').select('word');
-        const rows = await (terms === null
-          ? listed.where('word', '>=', word).where('word', '<', `${word}\u{10FFFF}`)
-          : listed.where('word', 'in', terms)
+        const rows = await (
+          terms === null
+            ? listed.where('word', '>=', word).where('word', '<', `${word}\u{10FFFF}`)
+            : listed.where('word', 'in', terms)
         ).execute();
         return { common: rows.map((r) => r.word), isAll: terms !== null && rows.length === terms.length };
       }),
