@@ -189,6 +189,13 @@ const endpoints: Endpoint[] = [
     body: list(1, '1'),
   },
   {
+    label: 'search in Mis Tickets, as typed (agente, 1)',
+    user: 'agente',
+    method: 'POST',
+    url: '/api/tickets',
+    body: list(1, '1'),
+  },
+  {
     label: 'search in Mis Tickets (agente, ruta)',
     user: 'agente',
     method: 'POST',
