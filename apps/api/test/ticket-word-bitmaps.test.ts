@@ -206,6 +206,57 @@ describe('common words bitmaps on postgres', () => {
     await sql`update ticket_attr_blocks set token = 'granate' where token = 'granate (aparte)'`.execute(db());
   });
 
+  it('counts and pages a short prefix of too many words to list from its prefix lexeme, in Mis Tickets too', async () => {
+    // `kx` starts 45 words (kx1 … kx45): it is asked as the prefix lexeme `^kx`, which has bitmaps once common.
+    await insert(45, `'Kx' || g`, `'Cuarzo ' || case when g % 3 = 0 then 'rosa' else 'ahumado' end`);
+    await insert(20, `'Kx' || g`, `'Cuarzo rosa'`, 70_000);
+    // `7` starts 40 numbers (71 … 740); a lone number also finds its ticket, #7, which holds none of them.
+    await insert(40, `'Bahía 7' || g`, `'Muelle'`);
+    await db().updateTable('tickets').set({ name: 'Muelle', description: 'Bahía' }).where('id', '=', 7).execute();
+    await sql`select portal_ticket_word_bitmaps(30)`.execute(db());
+    expect(await listedWords()).toEqual(expect.arrayContaining(['^kx', '^7']));
+    const { kept, recounted } = await bitmaps();
+    expect(kept).toEqual(recounted);
+    const cases: [string, string, string[], { mine?: boolean; area?: number }, Record<string, number[]>?][] = [
+      [admin, '/api/general-tickets', ['kx'], {}],
+      [agente, '/api/tickets', ['kx'], { mine: true }],
+      [agente, '/api/tickets', ['kx', 'rosa'], { mine: true }],
+      [admin, '/api/general-tickets', ['kx'], { area: 2 }, { area_id: [2] }],
+      [admin, '/api/general-tickets', ['7'], {}],
+      [admin, '/api/general-tickets', ['7'], { area: 2 }, { area_id: [2] }],
+    ];
+    const seven = await db()
+      .selectFrom('tickets')
+      .select(['id', 'area_id'])
+      .where('id', '=', 7)
+      .executeTakeFirstOrThrow();
+    for (const [token, url, words, options, filters] of cases) {
+      const numbered =
+        words.join() === '7' && (options.area === undefined || options.area === seven.area_id) ? [7] : [];
+      const expected = [...(await matching(words, options, 'desc')), ...numbered].sort((a, b) => b - a);
+      const label = `${words.join(' ')} ${JSON.stringify(filters ?? {})}`;
+      expect(expected.length, label).toBeGreaterThan(10);
+      const pages: number[] = [];
+      for (let page = 1; page <= Math.ceil(expected.length / 10); page++) {
+        const res = await t.call(token, 'POST', url, { page, per_page: 10, search: words.join(' '), filters });
+        expect(res.statusCode, res.body).toBe(200);
+        const body = res.json() as { data: { id: number }[]; meta: { total: number; total_is_lower_bound?: boolean } };
+        expect(body.meta.total, label).toBe(expected.length);
+        expect(body.meta.total_is_lower_bound, label).toBeUndefined();
+        pages.push(...body.data.map((r) => r.id));
+      }
+      expect(pages, label).toEqual(expected);
+    }
+    // Counted from the prefix lexeme's bitmaps: without them, no ticket holds it.
+    await sql`update ticket_attr_blocks set token = '^kx (aparte)' where token = '^kx'`.execute(db());
+    expect(await total(agente, '/api/tickets', 'kx')).toBe(0);
+    await sql`update ticket_attr_blocks set token = '^kx' where token = '^kx (aparte)'`.execute(db());
+    // And `7` from those of `^7`, plus its own ticket.
+    await sql`update ticket_attr_blocks set token = '^7 (aparte)' where token = '^7'`.execute(db());
+    expect(await total(admin, '/api/general-tickets', '7')).toBe(1);
+    await sql`update ticket_attr_blocks set token = '^7' where token = '^7 (aparte)'`.execute(db());
+  });
+
   it('is rebuilt by a bulk load as the triggers kept it, common words included, block by block of ids', async () => {
     // Nine blocks past the others, with empty blocks between: the rebuild goes block by block.
     await insert(300, `'Obsidiana lejana ' || g`, `'Andén ' || g % 7`, 9 * 65_536);

@@ -9,7 +9,7 @@ import { loadConfig } from '../src/config.ts';
 import { createDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
 import { seedIfEmpty } from '../src/db/seed.ts';
-import { rebuildTicketAttrBlocks } from '../src/db/ticket-derivations.ts';
+import { PG_PREFIX_MARK, pgSearchDocOf, rebuildTicketAttrBlocks } from '../src/db/ticket-derivations.ts';
 import { createPgDatabase, dialects, dropDatabase, startTestApp, ticketBody, type TestApp } from './helper.ts';
 import { postgresSchema, sqliteSchema } from './schema-dump.ts';
 import { attrBitmaps, indexedWordCounts, keptWordCounts } from './ticket-recount.ts';
@@ -215,6 +215,17 @@ describe.each(dialects)('upgrading a %s database from the previous release', (di
       await rebuildTicketAttrBlocks(db);
       expect(await attrBitmaps(db)).toEqual(carried);
       expect(await keptWordCounts(db)).toEqual(await indexedWordCounts(db));
+      // Every carried text index is what a ticket written today gets, its words' prefix lexemes included.
+      const { rows } = await sql<{ differ: number; prefixed: number; n: number }>`select
+          count(*) filter (where search_doc is distinct from ${sql.raw(
+            pgSearchDocOf(`portal_search_text(name || ' ' || description)`, 'tickets'),
+          )})::int as differ,
+          count(*) filter (where exists (select 1 from unnest(search_doc) u
+            where left(u.lexeme, 1) = ${PG_PREFIX_MARK}))::int as prefixed,
+          count(*)::int as n
+        from tickets`.execute(db);
+      expect(rows[0]!.n).toBeGreaterThan(0);
+      expect(rows[0]).toEqual({ differ: 0, prefixed: rows[0]!.n, n: rows[0]!.n });
     },
   );
 });

@@ -49,6 +49,7 @@ import * as ticketWordCounts from './migrations/0048-ticket-word-counts.ts';
 import * as attrBlocksWider from './migrations/0049-attr-blocks-wider.ts';
 import * as wordBitmaps from './migrations/0050-word-bitmaps.ts';
 import * as ticketSearchPrefixes from './migrations/0051-ticket-search-prefixes.ts';
+import * as ticketSearchDocPrefixes from './migrations/0052-ticket-search-doc-prefixes.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -103,6 +104,7 @@ const migrations: Record<string, DialectMigration> = {
   '0049-attr-blocks-wider': attrBlocksWider,
   '0050-word-bitmaps': wordBitmaps,
   '0051-ticket-search-prefixes': ticketSearchPrefixes,
+  '0052-ticket-search-doc-prefixes': ticketSearchDocPrefixes,
 };
 
 class StaticProvider implements MigrationProvider {

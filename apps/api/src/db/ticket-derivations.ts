@@ -20,7 +20,8 @@ import { withTriggersOff, type TableTriggers } from './triggers.ts';
  *   it holds, so a searched prefix becomes the few whole words it starts (FTS5 reads a
  *   prefix by merging whole doclists first, but for the prefixes of up to three characters it
  *   indexes, migration 0051); on PostgreSQL the column
- *   `tickets.search_doc` (tsvector, GIN) with the same attribute tokens as lexemes (`_c12`),
+ *   `tickets.search_doc` (tsvector, GIN) with the same attribute tokens as lexemes (`_creator12`)
+ *   and every word's first one to three characters as lexemes too (`^14`, migration 0052),
  *   and `ticket_words` too;
  * - on PostgreSQL, `ticket_attr_blocks`: for each attribute token and each common word
  *   (`ticket_bitmap_words`), bitmaps of the tickets carrying it, 8,192 ids a row (ids of one
@@ -84,6 +85,14 @@ const attrsOf = (t: string) => tokenFields.map((f) => tokenOf(f, t)).join(` || '
 export const PG_ATTR_MARK = '_';
 
 /**
+ * PostgreSQL: the mark of a word's prefix lexemes in `search_doc`, its first one, two and three
+ * characters (`^1`, `^14`, `^140` of `14023`, migration 0052): a searched word of up to
+ * PG_PREFIX_LENGTH characters that starts too many words to list is asked as one lexeme.
+ */
+export const PG_PREFIX_MARK = '^';
+export const PG_PREFIX_LENGTH = 3;
+
+/**
  * The fields behind the PostgreSQL attribute lexemes, in the order of `portal_ticket_attrs`'
  * arguments (migrations 0018, 0020), without the id (a number search asks `id = n`) and the SLA
  * state, whose token is in the attribute bitmaps only (migration 0046).
@@ -96,10 +105,11 @@ export const pgAttrsCall = (row: string) =>
 
 /**
  * The `search_doc` of a row whose text is already folded into `words` (SQL): what the trigger
- * writes, for bulk loads that write it themselves (withTicketDerivationsSuspended).
+ * writes (the words, their prefixes and the attributes), for bulk loads that write it
+ * themselves (withTicketDerivationsSuspended).
  */
 export const pgSearchDocOf = (words: string, row: string) =>
-  `to_tsvector('simple', ${words}) || array_to_tsvector(${pgAttrsCall(row)})`;
+  `portal_text_doc(${words}) || array_to_tsvector(${pgAttrsCall(row)})`;
 
 /** How many queued tickets one step of SQLite's index sync writes, in a transaction of its own. */
 export const INDEX_SYNC_BATCH = 1000;
@@ -402,7 +412,7 @@ export async function addTicketWordBitmaps<T>(db: Kysely<T>, lockTimeoutMs?: num
   });
 }
 
-/** PostgreSQL: recounts `ticket_word_counts` (migration 0048) from the text index, in shard 0. */
+/** PostgreSQL: recounts `ticket_word_counts` (migration 0048; words and prefix lexemes) from the text index, in shard 0. */
 export async function rebuildTicketWordCounts<T>(db: Kysely<T>): Promise<void> {
   await sql`truncate ticket_word_counts`.execute(db);
   await sql`insert into ticket_word_counts (word, shard, n)
@@ -498,7 +508,7 @@ export async function withTicketDerivationsSuspended<T>(
            update tickets set search_doc = ${pgSearchDocOf(`portal_search_text(name || ' ' || description)`, 'tickets')}
            where search_doc is null returning search_doc)
          insert into ticket_words (word) select distinct w from filled, unnest(tsvector_to_array(search_doc)) w
-         where left(w, 1) <> '${PG_ATTR_MARK}' on conflict do nothing`,
+         where left(w, 1) not in ('${PG_ATTR_MARK}', '${PG_PREFIX_MARK}') on conflict do nothing`,
       )
       .execute(db);
   });

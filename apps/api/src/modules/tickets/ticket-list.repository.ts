@@ -20,7 +20,7 @@ import type { DB, TicketsTable } from '../../db/schema.ts';
 import { COUNT_KIND, ftsRows, PG_ATTR_MARK, syncTicketIndex } from '../../db/ticket-derivations.ts';
 import { TICKET_COLUMNS } from './ticket-columns.ts';
 import { ticketOf, type TicketNamesRepository } from './ticket-names.repository.ts';
-import { fts5Body, parseTicketSearch, pgTsquery, termsOf, type TicketSearch } from './ticket-search.ts';
+import { fts5Body, parseTicketSearch, pgPrefixLexeme, pgTsquery, termsOf, type TicketSearch } from './ticket-search.ts';
 
 /** Which tickets a list may show: all, or those the user created or is assigned to. */
 export type TicketScope = { kind: 'all' } | { kind: 'mine'; userId: number };
@@ -499,34 +499,61 @@ export function createTicketListRepository(
   /**
    * PostgreSQL: the lexeme groups a list is counted by from the bitmaps (countByBitmaps), each
    * met by one of its lexemes: every condition's tokens, and for each searched word the words it
-   * starts that have bitmaps (`ticket_bitmap_words`, the common words). `isExact` when those are
-   * all the words it starts and the search is words alone: the bitmaps then count the matches.
-   * Otherwise (a prefix of too many words to list, a word few tickets hold, a lone number, which
-   * also finds the ticket of that number) they count some of them: a lower bound. Null when some
-   * part has none: a date range, a word no common word starts.
+   * starts that have bitmaps (`ticket_bitmap_words`, the common words), or its prefix lexeme when
+   * it starts too many words to list. `isExact` when those are all the words it starts (or the
+   * prefix lexeme has bitmaps): the bitmaps then count the matches, and `numbered` more when
+   * the search is a lone number whose ticket meets the list's conditions without holding the
+   * word (it finds that ticket too). Otherwise (a prefix of more than three characters that
+   * starts too many words to list, a word few tickets hold) they count some of them: a lower
+   * bound. Null when some part has none: a date range, a word no common word starts.
    */
   async function bitmapGroups(
     search: ResolvedSearch,
     conditions: Condition[],
-  ): Promise<{ groups: string[][]; isExact: boolean } | null> {
+  ): Promise<{ groups: string[][]; isExact: boolean; numbered: number } | null> {
     if (conditions.some((c) => c.tokens === null)) return null;
     const attrs = conditions.map((c) => c.tokens!.map((token) => `${PG_ATTR_MARK}${token}`));
-    if (search.kind === 'none') return { groups: attrs, isExact: true };
+    if (search.kind === 'none') return { groups: attrs, isExact: true, numbered: 0 };
     if (search.kind !== 'words' || !search.terms) return null;
     const words = await Promise.all(
       search.terms.map(async ({ word, terms }) => {
         const listed = db.selectFrom('ticket_bitmap_words').select('word');
+        const prefix = terms === null ? pgPrefixLexeme(word) : null;
         const rows = await (
-          terms === null
-            ? listed.where('word', '>=', word).where('word', '<', `${word}\u{10FFFF}`)
-            : listed.where('word', 'in', terms)
+          prefix !== null
+            ? listed.where('word', '=', prefix)
+            : terms === null
+              ? listed.where('word', '>=', word).where('word', '<', `${word}\u{10FFFF}`)
+              : listed.where('word', 'in', terms)
         ).execute();
-        return { common: rows.map((r) => r.word), isAll: terms !== null && rows.length === terms.length };
+        const isAll = prefix !== null ? rows.length === 1 : terms !== null && rows.length === terms.length;
+        return { common: rows.map((r) => r.word), isAll };
       }),
     );
     if (words.some((w) => w.common.length === 0)) return null;
-    const isExact = search.id === null && words.every((w) => w.isAll);
-    return { groups: [...words.map((w) => w.common), ...attrs], isExact };
+    const isExact = words.every((w) => w.isAll);
+    const numbered = isExact && search.id !== null && (await isNumberedOnly(search, search.id, conditions)) ? 1 : 0;
+    return { groups: [...words.map((w) => w.common), ...attrs], isExact, numbered };
+  }
+
+  /** PostgreSQL: whether ticket `id` meets the conditions but holds none of the words a search of its number asks for. */
+  async function isNumberedOnly(search: Extract<TicketSearch, { kind: 'words' }>, id: number, conditions: Condition[]) {
+    const col: Col = (column) => sql.ref(`t.${column}`);
+    const row = await db
+      .selectFrom('tickets as t')
+      .select('t.id')
+      .where('t.id', '=', id)
+      .where(sql<SqlBool>`not (t.search_doc @@ ${pgTsquery(termsOf(search), [])}::tsquery)`)
+      .$if(conditions.length > 0, (q) =>
+        q.where(
+          sql<SqlBool>`${sql.join(
+            conditions.map((c) => c.row(col)),
+            sql` and `,
+          )}`,
+        ),
+      )
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /**
@@ -575,12 +602,13 @@ export function createTicketListRepository(
     if (wordCount !== null) return { total: TICKET_COUNT_CAP, isLowerBound: true, matches: wordCount };
     const counted = dialect === 'postgres' ? await bitmapGroups(search, conditions) : null;
     if (counted?.groups.length) {
-      const { groups, isExact } = counted;
+      const { groups, isExact, numbered } = counted;
       const blocks = await countByBitmaps(groups);
-      const n = blocks.reduce((sum, b) => sum + b.n, 0);
+      const n = blocks.reduce((sum, b) => sum + b.n, numbered);
       const isOverCap = n > TICKET_COUNT_CAP;
       if (isExact || isOverCap) {
-        const bitmaps = isExact ? { groups, blocks } : undefined;
+        // The numbered ticket is not in the bitmaps: its list's pages are read through the text index.
+        const bitmaps = isExact && numbered === 0 ? { groups, blocks } : undefined;
         return { total: Math.min(n, TICKET_COUNT_CAP), isLowerBound: isOverCap, matches: n, bitmaps };
       }
     }

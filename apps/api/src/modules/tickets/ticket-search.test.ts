@@ -49,10 +49,11 @@ describe('parseTicketSearch', () => {
           { word: 'ruta', terms: ['ruta', 'rutas'] },
           { word: 'n', terms: null },
           { word: 'norte', terms: ['norte'] },
+          { word: 'km14', terms: null },
         ],
         [['creator12', 'assignee12'], ['priority4']],
       ),
-    ).toBe("('ruta' | 'rutas') & 'n':* & 'norte' & ('_creator12' | '_assignee12') & '_priority4'");
+    ).toBe("('ruta' | 'rutas') & '^n' & 'norte' & 'km14':* & ('_creator12' | '_assignee12') & '_priority4'");
     expect(pgTsquery([], [['stageclosed']])).toBe("'_stageclosed'");
     expect(pgTsquery([], [])).toBe('');
   });

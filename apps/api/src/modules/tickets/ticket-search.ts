@@ -1,5 +1,5 @@
 import { TICKET_FIELDS, type FoundReference } from '@portal/contract';
-import { PG_ATTR_MARK } from '../../db/ticket-derivations.ts';
+import { PG_ATTR_MARK, PG_PREFIX_LENGTH, PG_PREFIX_MARK } from '../../db/ticket-derivations.ts';
 import { textWords } from '../../lib/search-text.ts';
 
 export { foldText } from '../../lib/search-text.ts';
@@ -69,16 +69,27 @@ export const fts5Words = (words: WordTerms[]) =>
 const pgLexeme = (text: string) => `'${text.replaceAll(/['\\]/g, '')}'`;
 
 /**
+ * PostgreSQL: the prefix lexeme of a searched word (`^14`), when `search_doc` holds one for it
+ * (db/ticket-derivations.ts `PG_PREFIX_MARK`): a word of up to PG_PREFIX_LENGTH characters.
+ */
+export const pgPrefixLexeme = (word: string) =>
+  [...word].length <= PG_PREFIX_LENGTH ? `${PG_PREFIX_MARK}${word}` : null;
+
+/**
  * A PostgreSQL tsquery (text for `::tsquery`, lexemes as written) of the words, all
  * required, each as the whole indexed words it starts or, when those are too many, as
- * a prefix; and of attribute groups (db/ticket-derivations.ts `PG_ATTR_MARK`): in each
- * group one token at least, e.g. `[['c12', 'a12'], ['sopen', 'sstarted']]`. Empty
- * when there is nothing to ask.
+ * its prefix lexeme (a word of up to three characters) or a prefix; and of attribute groups
+ * (db/ticket-derivations.ts `PG_ATTR_MARK`): in each group one token at least, e.g.
+ * `[['creator12', 'assignee12'], ['stageopen', 'stagestarted']]`. Empty when there is nothing to ask.
  */
 export function pgTsquery(words: WordTerms[], attrs: string[][]): string {
   const any = (lexemes: string[]) => (lexemes.length === 1 ? lexemes[0]! : `(${lexemes.join(' | ')})`);
+  const prefix = (word: string) => {
+    const lexeme = pgPrefixLexeme(word);
+    return lexeme ? pgLexeme(lexeme) : `${pgLexeme(word)}:*`;
+  };
   return [
-    ...words.map(({ word, terms }) => (terms === null ? `${pgLexeme(word)}:*` : any(terms.map(pgLexeme)))),
+    ...words.map(({ word, terms }) => (terms === null ? prefix(word) : any(terms.map(pgLexeme)))),
     ...attrs.map((group) => any(group.map((token) => pgLexeme(`${PG_ATTR_MARK}${token}`)))),
   ].join(' & ');
 }
