@@ -18,7 +18,8 @@ import { runStatements } from './run-statements.ts';
  * prefix is looked up in) does not hold them.
  *
  * One rewrite of the table adds them to every `search_doc` (no trigger runs; the indexes are
- * built again once), then they are counted and the common ones get their bitmaps.
+ * built again once), then they are counted and the common ones (more tickets than the lists'
+ * count cap, 10,000) get their bitmaps.
  */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   if (dialect === 'postgres') await runStatements(db, postgres);
@@ -62,5 +63,36 @@ const postgres = [
   `analyze tickets`,
   `insert into ticket_word_counts (word, shard, n)
     select word, 0, ndoc from ts_stat('select search_doc from tickets') where left(word, 1) = '^'`,
-  'select portal_ticket_word_bitmaps(10000)',
+  `insert into ticket_bitmap_words (word)
+    select word from ticket_word_counts where left(word, 1) = '^' group by word having sum(n) > 10000`,
+  // Block by block of ids, each block's tickets read once through the primary key and their bits
+  // gathered by hashing in memory: one statement for the whole table spills to disk.
+  `do $$
+    declare
+      b integer;
+      previous text[] := array[current_setting('work_mem'), current_setting('enable_seqscan'),
+        current_setting('enable_sort')];
+    begin
+      perform set_config('work_mem', '256MB', true);
+      perform set_config('enable_seqscan', 'off', true);
+      perform set_config('enable_sort', 'off', true);
+      for b in select distinct id >> 16 from tickets loop
+        insert into ticket_attr_blocks (token, block, shard, bits)
+        with words as materialized (
+          select u.lexeme collate "C" as token, t.id >> 16 as block, t.id & 7 as shard, (t.id >> 9) & 127 as w,
+            bit_or(1::bigint << (63 - ((t.id >> 3) & 63))) as v
+          from tickets t, unnest(t.search_doc) u
+          where t.id >= b * 65536 and t.id < (b + 1) * 65536
+            and left(u.lexeme, 1) = '^' and u.lexeme in (select word from ticket_bitmap_words)
+          group by 1, 2, 3, 4)
+        select token, block, shard, ('x' || rpad(string_agg(repeat('0', 16 * (w - prev - 1))
+          || lpad(to_hex(v), 16, '0'), '' order by w), 2048, '0'))::bit(8192)
+        from (select *, coalesce(lag(w) over (partition by token, block, shard order by w), -1) as prev
+          from words) x
+        group by 1, 2, 3;
+      end loop;
+      perform set_config('work_mem', previous[1], true);
+      perform set_config('enable_seqscan', previous[2], true);
+      perform set_config('enable_sort', previous[3], true);
+    end $$`,
 ];
