@@ -123,6 +123,13 @@ function anyOf(column: keyof TicketsTable, values: readonly (number | string | n
   };
 }
 
+/** Every one of the conditions, on the row. */
+const allOnRow = (conditions: Condition[], col: Col) =>
+  sql<SqlBool>`${sql.join(
+    conditions.map((c) => c.row(col)),
+    sql` and `,
+  )}`;
+
 /** The list's stages: its history tab's, narrowed by a stage filter. */
 function stagesOf({ history, filters }: TicketSelection): TicketStage[] | null {
   const tab: TicketStage[] | null = history === 'current' ? ['open', 'started'] : history === 'old' ? ['closed'] : null;
@@ -337,14 +344,7 @@ export function createTicketListRepository(
               )})`,
           ),
         )
-        .$if(onRowConditions.length > 0, (q) =>
-          q.where(
-            sql<SqlBool>`${sql.join(
-              onRowConditions.map((c) => c.row(col)),
-              sql` and `,
-            )}`,
-          ),
-        ),
+        .$if(onRowConditions.length > 0, (q) => q.where(allOnRow(onRowConditions, col))),
     };
   }
 
@@ -544,14 +544,7 @@ export function createTicketListRepository(
       .select('t.id')
       .where('t.id', '=', id)
       .where(sql<SqlBool>`not (t.search_doc @@ ${pgTsquery(termsOf(search), [])}::tsquery)`)
-      .$if(conditions.length > 0, (q) =>
-        q.where(
-          sql<SqlBool>`${sql.join(
-            conditions.map((c) => c.row(col)),
-            sql` and `,
-          )}`,
-        ),
-      )
+      .$if(conditions.length > 0, (q) => q.where(allOnRow(conditions, col)))
       .executeTakeFirst();
     return row !== undefined;
   }
