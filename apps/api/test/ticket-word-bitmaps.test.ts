@@ -257,6 +257,26 @@ describe('common words bitmaps on postgres', () => {
     await sql`update ticket_attr_blocks set token = '^7' where token = '^7 (aparte)'`.execute(db());
   });
 
+  it('finds a lone number’s own ticket first in id order when its prefix’s tickets are more than the cap', async () => {
+    // `8` starts more numbers than the cap's tickets hold (81 … 8 10001); ticket #8 holds none of them.
+    await insert(TICKET_COUNT_CAP + 1, `'Dársena 8' || g`, `'Grúa'`);
+    await db().updateTable('tickets').set({ name: 'Grúa', description: 'Dársena' }).where('id', '=', 8).execute();
+    await sql`select portal_ticket_word_bitmaps(${TICKET_COUNT_CAP})`.execute(db());
+    expect(await listedWords()).toContain('^8');
+    const res = await t.call(admin, 'POST', '/api/general-tickets', {
+      page: 1,
+      per_page: 10,
+      search: '8',
+      sort: { by: 'id', dir: 'asc' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as { data: { id: number }[]; meta: { total: number; total_is_lower_bound?: boolean } };
+    expect(body.meta).toMatchObject({ total: TICKET_COUNT_CAP, total_is_lower_bound: true });
+    // The bitmaps do not hold #8: its page is read where the ticket is found too, in its place.
+    const expected = [8, ...(await matching(['8'], {}, 'asc'))].sort((a, b) => a - b).slice(0, 10);
+    expect(body.data.map((r) => r.id)).toEqual(expected);
+  });
+
   it('is rebuilt by a bulk load as the triggers kept it, common words included, block by block of ids', async () => {
     // Nine blocks past the others, with empty blocks between: the rebuild goes block by block.
     await insert(300, `'Obsidiana lejana ' || g`, `'Andén ' || g % 7`, 9 * 65_536);
