@@ -118,10 +118,10 @@ export const INDEX_SYNC_BATCH = 1000;
  * Brings SQLite's text index (FTS5 and `ticket_words`) up to the tickets written since
  * the last call (their ids wait in `tickets_fts_pending`, queued by the triggers). FTS5
  * flushes its buffer at every statement savepoint, and a statement with triggers takes
- * one: written from a trigger, each ticket cost a segment flush (about a millisecond at
- * a million tickets); written here, in statements of their own, the index is flushed
- * once per step. Ticket writers leave it to `createTicketIndexSync`, which runs it for
- * all the writes of a moment at once. A no-op on PostgreSQL.
+ * one: written from a trigger, each ticket would cost a segment flush; written here, in
+ * statements of their own, the index is flushed once per step. Ticket writers leave it to
+ * `createTicketIndexSync`, which runs it for all the writes of a moment at once. A no-op
+ * on PostgreSQL.
  *
  * The queue is written in steps of INDEX_SYNC_BATCH tickets, newest first, each its own
  * transaction, giving the event loop a turn between steps, so a queue of millions (tickets

@@ -56,7 +56,7 @@ function compressedOnce(payload: Buffer, encoding: 'br' | 'gzip'): Buffer {
  * Compresses API answers of 1 KB or more (JSON lists, the notifications tray)
  * with brotli or gzip, at a cheap level, when the client asks for it. The answer
  * is already whole in memory, so it is compressed in one synchronous call: a
- * compression stream per answer added more than a millisecond to each. Streamed
+ * compression stream per answer costs more than the compression itself. Streamed
  * answers (the CSV exports, which write each row as it is read; the web app's
  * files, compressed at build time and served as they are by web.ts) and the
  * live notifications stream (a hijacked reply) are left alone. Compressed

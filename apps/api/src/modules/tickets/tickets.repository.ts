@@ -146,8 +146,8 @@ export function createTicketsRepository(
 
   /**
    * The names shown beside each ticket, read by scalar subqueries: PostgreSQL
-   * plans them one by one, where a nine-table join cost more to plan (about
-   * 15 ms) than the page costs to read.
+   * plans them one by one, where a nine-table join costs more to plan than the
+   * page costs to read.
    */
   const withDetails = (q: TicketsQuery) =>
     q.select((eb) => {
