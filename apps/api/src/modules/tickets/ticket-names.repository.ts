@@ -1,7 +1,7 @@
 import type { TicketStage, TTicket } from '@portal/contract';
-import { sql, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { TicketsTable } from '../../db/schema.ts';
+import type { DB, TicketsTable } from '../../db/schema.ts';
 import { createLoadingCache } from '../../lib/loading-cache.ts';
 import type { Invalidation, NotificationBus } from '../notifications/notifications.bus.ts';
 
@@ -54,7 +54,8 @@ const MAX_USERS = 10_000;
  * once for this process's writes; on PostgreSQL for every process's, through the
  * triggers of migrations 0006 and 0011), and not kept while the bus cannot vouch
  * for them (`canCache`). A load that an invalidation overtook is used, not kept.
- * Not for reads inside a transaction: it reads on its own connection.
+ * Inside a transaction, what it must read is read in that transaction (SQLite's one
+ * connection is the transaction's until it ends).
  */
 export function createTicketNamesRepository(
   database: Database,
@@ -78,9 +79,9 @@ export function createTicketNamesRepository(
     }
   });
 
-  async function loadCatalogs(): Promise<CatalogNames> {
+  async function loadCatalogs(reader: Kysely<DB>): Promise<CatalogNames> {
     const namesOf = async (table: 'priority_types' | 'projects' | 'areas' | 'categories' | 'difficulties' | 'groups') =>
-      new Map((await db.selectFrom(table).select(['id', 'name']).execute()).map((r) => [r.id, r.name]));
+      new Map((await reader.selectFrom(table).select(['id', 'name']).execute()).map((r) => [r.id, r.name]));
     const [priorities, projects, areas, categories, difficulties, groups, statuses] = await Promise.all([
       namesOf('priority_types'),
       namesOf('projects'),
@@ -88,7 +89,7 @@ export function createTicketNamesRepository(
       namesOf('categories'),
       namesOf('difficulties'),
       namesOf('groups'),
-      db.selectFrom('ticket_statuses').select(['id', 'name', 'stage']).execute(),
+      reader.selectFrom('ticket_statuses').select(['id', 'name', 'stage']).execute(),
     ]);
     return {
       priorities,
@@ -101,10 +102,8 @@ export function createTicketNamesRepository(
     };
   }
 
-  const catalogNames = () => catalogs.get('all', loadCatalogs);
-
   /** The names of these users: the cached ones, and the others read in one query. */
-  async function userNames(ids: Iterable<number>): Promise<Map<number, string>> {
+  async function userNames(ids: Iterable<number>, reader: Kysely<DB>): Promise<Map<number, string>> {
     const found = new Map<number, string>();
     const missing: number[] = [];
     for (const id of new Set(ids)) {
@@ -114,7 +113,7 @@ export function createTicketNamesRepository(
     }
     if (missing.length === 0) return found;
     const startedAt = userGeneration;
-    const rows = await db
+    const rows = await reader
       .selectFrom('users as u')
       .select(['u.id', sql<string>`u.name || ' ' || u.last_name`.as('full_name')])
       .where('u.id', 'in', missing)
@@ -130,12 +129,13 @@ export function createTicketNamesRepository(
   }
 
   return {
-    /** The names of each of these rows, in their order. */
-    async of(rows: readonly TicketRefs[]): Promise<TicketNames[]> {
+    /** The names of each of these rows, in their order; `executor`: the caller's transaction, if any. */
+    async of(rows: readonly TicketRefs[], executor: Kysely<DB> = db): Promise<TicketNames[]> {
       const [catalog, people] = await Promise.all([
-        catalogNames(),
+        catalogs.get('all', () => loadCatalogs(executor)),
         userNames(
           rows.flatMap((r) => (r.user_assigned_id === null ? [r.created_by] : [r.created_by, r.user_assigned_id])),
+          executor,
         ),
       ]);
       return rows.map((r) => ({

@@ -42,12 +42,6 @@ export type TicketValues = Pick<
   | 'group_id'
 >;
 
-const fromTickets = (db: Kysely<DB>) => db.selectFrom('tickets as t');
-
-type TicketsQuery = ReturnType<typeof fromTickets>;
-
-type TicketColumn = 'priority_type_id' | 'project_id' | 'area_id' | 'category_id' | 'difficulty_id' | 'group_id';
-
 /** The stage of a status, read in the statement that writes the ticket. */
 const stageOfStatus = (statusId: number) =>
   sql<TicketStage>`(select s.stage from ticket_statuses s where s.id = ${statusId})`;
@@ -144,57 +138,6 @@ export function createTicketsRepository(
   const indexSync = createTicketIndexSync(database);
   const lists = createTicketListRepository(database, names, references);
 
-  /**
-   * The names shown beside each ticket, read by scalar subqueries: PostgreSQL
-   * plans them one by one, where a nine-table join costs more to plan than the
-   * page costs to read.
-   */
-  const withDetails = (q: TicketsQuery) =>
-    q.select((eb) => {
-      const nameOf = (
-        table: 'priority_types' | 'projects' | 'areas' | 'categories' | 'difficulties' | 'groups',
-        column: TicketColumn,
-        // Every one of these catalogues has id and name (groups carry more columns besides).
-      ) =>
-        eb
-          .selectFrom(`${table} as x` as 'areas as x')
-          .select('x.name')
-          .whereRef('x.id', '=', `t.${column}`);
-      const status = () => eb.selectFrom('ticket_statuses as x').whereRef('x.id', '=', 't.status_id');
-      const userName = (column: 't.created_by' | 't.user_assigned_id') =>
-        eb
-          .selectFrom('users as x')
-          .select(sql<string>`x.name || ' ' || x.last_name`.as('full_name'))
-          .whereRef('x.id', '=', column);
-      return [
-        ...TICKET_COLUMNS,
-        nameOf('priority_types', 'priority_type_id').$asScalar().$notNull().as('priority_name'),
-        status().select('x.name').$asScalar().$notNull().as('status_name'),
-        nameOf('projects', 'project_id').$asScalar().$notNull().as('project_name'),
-        nameOf('areas', 'area_id').$asScalar().$notNull().as('area_name'),
-        nameOf('categories', 'category_id').$asScalar().$notNull().as('category_name'),
-        nameOf('difficulties', 'difficulty_id').$asScalar().$notNull().as('difficulty_name'),
-        userName('t.created_by').$asScalar().$notNull().as('creator_name'),
-        userName('t.user_assigned_id').as('assignee_name'),
-        nameOf('groups', 'group_id').$asScalar().as('group_name'),
-      ];
-    });
-
-  type DetailRow = Awaited<ReturnType<ReturnType<typeof withDetails>['executeTakeFirstOrThrow']>>;
-
-  const toTicket = (r: DetailRow): TTicket =>
-    ticketOf(r, {
-      priority: r.priority_name,
-      status: { name: r.status_name, stage: r.stage },
-      project: r.project_name,
-      area: r.area_name,
-      category: r.category_name,
-      difficulty: r.difficulty_name,
-      creator: r.creator_name,
-      assignee: r.assignee_name ?? '',
-      group: r.group_name ?? '',
-    });
-
   return {
     list: lists.list,
     count: lists.count,
@@ -202,9 +145,10 @@ export function createTicketsRepository(
     exportBatches: lists.exportBatches,
     keysetPage: lists.keysetPage,
 
+    /** The ticket as the API shows it; `trx`: read in the caller's transaction. */
     async findById(id: number, trx: Kysely<DB> = db): Promise<TTicket | undefined> {
-      const row = await withDetails(fromTickets(trx)).where('t.id', '=', id).executeTakeFirst();
-      return row ? toTicket(row) : undefined;
+      const row = await trx.selectFrom('tickets as t').select(TICKET_COLUMNS).where('t.id', '=', id).executeTakeFirst();
+      return row && ticketOf(row, (await names.of([row], trx))[0]!);
     },
 
     /** The bare row, read for an authorization decision. */
@@ -481,16 +425,14 @@ export function createTicketsRepository(
     /** The caller's newest tickets, for the profile card. */
     async lastOf(userId: number, limit: number) {
       const ids = await lists.firstIds({ scope: { kind: 'mine', userId }, search: '' }, limit);
-      if (ids.length === 0) return [];
-      const rows = await withDetails(fromTickets(db)).where('t.id', 'in', ids).orderBy('t.id', 'desc').execute();
-      return rows.map((r) => ({
-        id: r.id,
-        name: r.name,
-        description: r.description,
-        created_at: r.created_at,
-        priorities: { name: r.priority_name },
-        difficulties: { name: r.difficulty_name },
-        status_tickets: { name: r.status_name, stage: r.stage },
+      return (await lists.detailsOf(ids)).map((t) => ({
+        id: t.id,
+        name: t.name,
+        description: t.description,
+        created_at: t.created_at,
+        priorities: t.priorities,
+        difficulties: t.difficulties,
+        status_tickets: t.status_tickets,
       }));
     },
 
