@@ -18,12 +18,14 @@ import {
   ZTicketCreateResponse,
   ZTicketUpdate,
   ZTicketWrite,
+  type TicketListKind,
 } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/access.ts';
 import type { Services } from '../../services.ts';
+import { TICKET_LIST_SECTION } from './tickets.service.ts';
 
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
 const tags = ['tickets'];
@@ -34,60 +36,41 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     anyOf: [SECTIONS.tickets, SECTIONS.generalTickets].flatMap((section) => flags.map((flag) => ({ section, flag }))),
   });
 
-  app.post(
-    '/tickets',
+  // The four ticket lists: one body, one answer; each needs `r` on its own section.
+  const historyDescription =
+    'Todos los tickets para quien puede ver Tickets Generales; si no, los creados por el usuario o asignados a él.';
+  const lists: { url: string; list: TicketListKind; summary: string; description?: string }[] = [
     {
-      config: { access: { section: SECTIONS.tickets, flag: 'r' } },
-      schema: {
-        tags,
-        summary: 'Mis Tickets: los creados por el usuario o asignados a él, más recientes primero',
-        body: ZTicketListQuery,
-        response: { 200: ZTicketPage, ...errors },
-      },
+      url: '/tickets',
+      list: 'mine',
+      summary: 'Mis Tickets: los creados por el usuario o asignados a él, más recientes primero',
     },
-    async (request) => ({ status: true as const, ...(await tickets.list(currentUser(request), 'mine', request.body)) }),
-  );
-
-  app.post(
-    '/general-tickets',
     {
-      config: { access: { section: SECTIONS.generalTickets, flag: 'r' } },
-      schema: {
-        tags,
-        summary: 'Tickets Generales: todos los tickets, más recientes primero',
-        body: ZTicketListQuery,
-        response: { 200: ZTicketPage, ...errors },
-      },
+      url: '/general-tickets',
+      list: 'general',
+      summary: 'Tickets Generales: todos los tickets, más recientes primero',
     },
-    async (request) => ({
-      status: true as const,
-      ...(await tickets.list(currentUser(request), 'general', request.body)),
-    }),
-  );
-
-  for (const history of ['current', 'old'] as const) {
+    {
+      url: '/tickets/current',
+      list: 'current',
+      summary: 'Tickets Actuales: los que no están en una etapa cerrada',
+      description: historyDescription,
+    },
+    {
+      url: '/tickets/old',
+      list: 'old',
+      summary: 'Tickets Antiguos: los que están en una etapa cerrada',
+      description: historyDescription,
+    },
+  ];
+  for (const { url, list, summary, description } of lists) {
     app.post(
-      `/tickets/${history}`,
+      url,
       {
-        config: {
-          access: { section: history === 'current' ? SECTIONS.currentTickets : SECTIONS.oldTickets, flag: 'r' },
-        },
-        schema: {
-          tags,
-          summary:
-            history === 'current'
-              ? 'Tickets Actuales: los que no están en una etapa cerrada'
-              : 'Tickets Antiguos: los que están en una etapa cerrada',
-          description:
-            'Todos los tickets para quien puede ver Tickets Generales; si no, los creados por el usuario o asignados a él.',
-          body: ZTicketListQuery,
-          response: { 200: ZTicketPage, ...errors },
-        },
+        config: { access: { section: TICKET_LIST_SECTION[list], flag: 'r' } },
+        schema: { tags, summary, description, body: ZTicketListQuery, response: { 200: ZTicketPage, ...errors } },
       },
-      async (request) => ({
-        status: true as const,
-        ...(await tickets.list(currentUser(request), history, request.body)),
-      }),
+      async (request) => ({ status: true as const, ...(await tickets.list(currentUser(request), list, request.body)) }),
     );
   }
 
@@ -193,9 +176,7 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     {
       config: {
         access: {
-          anyOf: [SECTIONS.tickets, SECTIONS.generalTickets, SECTIONS.currentTickets, SECTIONS.oldTickets].map(
-            (section) => ({ section, flag: 'r' as const }),
-          ),
+          anyOf: Object.values(TICKET_LIST_SECTION).map((section) => ({ section, flag: 'r' as const })),
         },
       },
       schema: {

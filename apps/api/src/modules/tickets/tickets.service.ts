@@ -6,6 +6,7 @@ import {
   TICKET_LINK_MSG,
   TICKET_MSG,
   type TAssignableUsersQuery,
+  type SectionName,
   type TicketListKind,
   type TTicket,
   type TTicketDetail,
@@ -78,6 +79,14 @@ const isInvolved = (actor: Actor, ticket: Involvement) =>
 
 const slaOfRow = (row: TicketSla): TicketSla =>
   Object.fromEntries(SLA_COLUMNS.map((k) => [k, row[k]])) as unknown as TicketSla;
+
+/** The section whose `r` a list needs (its route's access rule, checked again for the export). */
+export const TICKET_LIST_SECTION: Record<TicketListKind, SectionName> = {
+  mine: SECTIONS.tickets,
+  general: SECTIONS.generalTickets,
+  current: SECTIONS.currentTickets,
+  old: SECTIONS.oldTickets,
+};
 
 /** How many tickets the export reads (and writes) at a time. */
 export const EXPORT_BATCH = 1_000;
@@ -234,14 +243,6 @@ export function createTicketsService({
     return { message: REFERENCE_MSG.possibleDuplicate(ids, ref.type_name, ref.value), ticket_ids: ids, reference: ref };
   }
 
-  /** The section whose `r` a list needs (the route's access rule, checked again for the export). */
-  const listSection: Record<TicketListKind, string> = {
-    mine: SECTIONS.tickets,
-    general: SECTIONS.generalTickets,
-    current: SECTIONS.currentTickets,
-    old: SECTIONS.oldTickets,
-  };
-
   const service = {
     maySee,
     mayActOn,
@@ -258,7 +259,7 @@ export function createTicketsService({
     ) => tickets.count(await filterOf(actor, list, query)),
 
     /** Whether the caller may read a list (`r` on its section, as its route requires). */
-    mayReadList: (actor: Actor, list: TicketListKind) => can(actor, listSection[list], 'r'),
+    mayReadList: (actor: Actor, list: TicketListKind) => can(actor, TICKET_LIST_SECTION[list], 'r'),
 
     /** The ticket's page: the ticket, its timeline and what the caller may do (403 if the lists would not show it). */
     async detail(actor: Actor, id: number): Promise<TTicketDetail> {
@@ -296,7 +297,7 @@ export function createTicketsService({
       actor: Actor,
       query: { list: TicketListKind; search: string; filters: TTicketFilters; sort: TTicketSort },
     ): Promise<AsyncGenerator<string>> {
-      if (!(await can(actor, listSection[query.list], 'r'))) throw forbidden(MSG.forbidden);
+      if (!(await can(actor, TICKET_LIST_SECTION[query.list], 'r'))) throw forbidden(MSG.forbidden);
       const filter = await filterOf(actor, query.list, query);
       return (async function* csv() {
         yield csvHeader();
