@@ -282,6 +282,38 @@ describe.each(dialects)('tickets at scale on %s', (dialect) => {
       expect(byPriority.data[0].id).toBe(oldest.min);
       const rare = await t.call(admin, 'POST', '/api/general-tickets', { page: 1, per_page: 10, search: 'bascula' });
       expect(rare.json().meta.total_is_lower_bound).toBeUndefined();
+      // A status filter alone is counted by the counters, exactly, however many; with another filter, up to the cap.
+      const inStatus = async (where: { created_by?: number; area_id?: number }) =>
+        Number(
+          (
+            await db()
+              .selectFrom('tickets')
+              .select((eb) => eb.fn.countAll<number | string>().as('n'))
+              .where('status_id', '=', 1)
+              .$if(where.created_by !== undefined, (q) => q.where('created_by', '=', where.created_by!))
+              .$if(where.area_id !== undefined, (q) => q.where('area_id', '=', where.area_id!))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const byStatus = async (filters: Record<string, number[]>) =>
+        (await t.call(admin, 'POST', '/api/general-tickets', { page: 1, per_page: 10, filters })).json().meta;
+      expect(await inStatus({})).toBeGreaterThan(TICKET_COUNT_CAP);
+      expect(await byStatus({ status_id: [1] })).toEqual(expect.objectContaining({ total: await inStatus({}) }));
+      expect((await byStatus({ status_id: [1] })).total_is_lower_bound).toBeUndefined();
+      expect(await byStatus({ status_id: [1], created_by: [1] })).toEqual(
+        expect.objectContaining({ total: await inStatus({ created_by: 1 }) }),
+      );
+      expect(await byStatus({ status_id: [1], area_id: [1] })).toMatchObject({
+        total: TICKET_COUNT_CAP,
+        total_is_lower_bound: true,
+      });
+      const board = (await t.call(admin, 'POST', '/api/tickets/board', {})).json().data as {
+        columns: { status: { id: number }; count: number; count_is_lower_bound: boolean }[];
+      };
+      expect(board.columns.find((c) => c.status.id === 1)).toMatchObject({
+        count: await inStatus({}),
+        count_is_lower_bound: false,
+      });
       await withTicketDerivationsSuspended(db(), dialect, async () => {
         await sql`delete from tickets where name like 'Lote masivo %'`.execute(db());
       });
@@ -466,8 +498,8 @@ describe.each(dialects)('tickets at scale on %s', (dialect) => {
     async function countersAndRecount() {
       const counters = await db()
         .selectFrom('ticket_counts')
-        .select(['kind', 'user_id', 'stage', (eb) => eb.fn.sum<number | string>('n').as('n')])
-        .groupBy(['kind', 'user_id', 'stage'])
+        .select(['kind', 'user_id', 'stage', 'status_id', (eb) => eb.fn.sum<number | string>('n').as('n')])
+        .groupBy(['kind', 'user_id', 'stage', 'status_id'])
         .execute();
       const tickets = await db()
         .selectFrom('tickets')
@@ -477,19 +509,21 @@ describe.each(dialects)('tickets at scale on %s', (dialect) => {
         (await db().selectFrom('ticket_statuses').select(['id', 'stage']).execute()).map((s) => [s.id, s.stage]),
       );
       const recount = new Map<string, number>();
-      const add = (kind: number, user: number, stage: string) => {
-        const key = `${kind}:${user}:${stage}`;
+      const add = (kind: number, user: number, { stage, status_id }: { stage: string; status_id: number }) => {
+        const key = `${kind}:${user}:${stage}:${status_id}`;
         recount.set(key, (recount.get(key) ?? 0) + 1);
       };
       for (const x of tickets) {
         expect(x.stage).toBe(stageOf.get(x.status_id));
-        add(COUNT_KIND.all, 0, x.stage);
-        add(COUNT_KIND.created, x.created_by, x.stage);
-        add(COUNT_KIND.assigned, x.user_assigned_id ?? 0, x.stage);
-        if (x.created_by === x.user_assigned_id) add(COUNT_KIND.self, x.created_by, x.stage);
+        add(COUNT_KIND.all, 0, x);
+        add(COUNT_KIND.created, x.created_by, x);
+        add(COUNT_KIND.assigned, x.user_assigned_id ?? 0, x);
+        if (x.created_by === x.user_assigned_id) add(COUNT_KIND.self, x.created_by, x);
       }
       const kept = new Map(
-        counters.filter((c) => Number(c.n) !== 0).map((c) => [`${c.kind}:${c.user_id}:${c.stage}`, Number(c.n)]),
+        counters
+          .filter((c) => Number(c.n) !== 0)
+          .map((c) => [`${c.kind}:${c.user_id}:${c.stage}:${c.status_id}`, Number(c.n)]),
       );
       return { kept, recount };
     }

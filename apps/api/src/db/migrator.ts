@@ -50,6 +50,7 @@ import * as attrBlocksWider from './migrations/0049-attr-blocks-wider.ts';
 import * as wordBitmaps from './migrations/0050-word-bitmaps.ts';
 import * as ticketSearchPrefixes from './migrations/0051-ticket-search-prefixes.ts';
 import * as ticketSearchDocPrefixes from './migrations/0052-ticket-search-doc-prefixes.ts';
+import * as ticketCountsByStatus from './migrations/0053-ticket-counts-by-status.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -105,6 +106,7 @@ const migrations: Record<string, DialectMigration> = {
   '0050-word-bitmaps': wordBitmaps,
   '0051-ticket-search-prefixes': ticketSearchPrefixes,
   '0052-ticket-search-doc-prefixes': ticketSearchDocPrefixes,
+  '0053-ticket-counts-by-status': ticketCountsByStatus,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -214,6 +214,7 @@ export interface TicketCountsTable {
   kind: number;
   user_id: number;
   stage: TicketStage;
+  status_id: number;
   shard: number;
   n: number;
 }

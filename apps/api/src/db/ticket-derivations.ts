@@ -30,7 +30,8 @@ import { withTriggersOff, type TableTriggers } from './triggers.ts';
  *   for every 8,192 tickets (migrations 0027, 0039, 0049 and 0050); and
  *   `ticket_word_counts`, how many tickets hold each word, so a search for a common word is
  *   told "more than" the cap without counting its matches (migration 0048);
- * - `ticket_counts`: how many tickets per stage in each counted set, so list totals and the
+ * - `ticket_counts`: how many tickets per stage and status in each counted set (migration
+ *   0053 added the status), so list totals and the
  *   workload read a few rows instead of counting tickets. Rows are spread over
  *   `COUNT_SHARDS` shards (by ticket id) so concurrent writers rarely wait on one row;
  *   readers add the shards up.
@@ -292,10 +293,10 @@ export async function rebuildTicketCounts<T>(db: Kysely<T>): Promise<void> {
   await sql`delete from ticket_counts`.execute(db);
   const shard = sql.raw(`id % ${COUNT_SHARDS}`);
   const insert = (kind: number, user: RawBuilder<unknown>, where: RawBuilder<unknown> = sql`1 = 1`) =>
-    sql`insert into ticket_counts (kind, user_id, stage, shard, n)
-        select ${sql.lit(kind)}, x.user_id, x.stage, x.shard, count(*)
-        from (select ${user} as user_id, stage, ${shard} as shard from tickets where ${where}) x
-        group by x.user_id, x.stage, x.shard`.execute(db);
+    sql`insert into ticket_counts (kind, user_id, stage, status_id, shard, n)
+        select ${sql.lit(kind)}, x.user_id, x.stage, x.status_id, x.shard, count(*)
+        from (select ${user} as user_id, stage, status_id, ${shard} as shard from tickets where ${where}) x
+        group by x.user_id, x.stage, x.status_id, x.shard`.execute(db);
   await insert(COUNT_KIND.all, sql`0`);
   await insert(COUNT_KIND.created, sql`created_by`);
   await insert(COUNT_KIND.assigned, sql`coalesce(user_assigned_id, 0)`);

@@ -186,11 +186,11 @@ function conditionsOf(selection: TicketSelection): Condition[] {
 
 /**
  * The counted sets (`ticket_counts`) whose sum is the list's size, when its conditions are
- * ones the counters keep: scope and stages, or in Tickets Generales one creator or assignee
- * filter alone; null otherwise (a search, any other filter: the matches are counted).
+ * ones the counters keep: scope, stages and statuses, or in Tickets Generales one creator or
+ * assignee filter alone; null otherwise (a search, any other filter: the matches are counted).
  */
 function countedSets(selection: TicketSelection): { kinds: number[]; users: number[] } | null {
-  const { created_by, user_assigned_id, stage: _stage, ...others } = selection.filters ?? {};
+  const { created_by, user_assigned_id, stage: _stage, status_id: _status, ...others } = selection.filters ?? {};
   const isSet = (v: unknown) => v !== undefined && (!Array.isArray(v) || v.length > 0);
   if (selection.search.trim() !== '' || selection.updatedSince || Object.values(others).some(isSet)) return null;
   const { scope } = selection;
@@ -578,6 +578,7 @@ export function createTicketListRepository(
     const sets = countedSets(selection);
     if (sets) {
       const stages = stagesOf(selection);
+      const statuses = selection.filters?.status_id ?? [];
       const row = await db
         .selectFrom('ticket_counts')
         .select(
@@ -586,6 +587,7 @@ export function createTicketListRepository(
         .where('kind', 'in', sets.kinds)
         .where('user_id', 'in', sets.users)
         .$if(stages !== null, (q) => q.where('stage', 'in', stages!))
+        .$if(statuses.length > 0, (q) => q.where('status_id', 'in', statuses))
         .executeTakeFirstOrThrow();
       return { total: Number(row.n ?? 0), isLowerBound: false };
     }
