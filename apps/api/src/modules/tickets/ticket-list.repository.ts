@@ -570,10 +570,14 @@ export function createTicketListRepository(
     return common ? Number(common.n) : null;
   }
 
-  /** The list's total: exact from the counters when they hold its conditions, else counted up to the cap. */
+  /**
+   * The list's total: exact from the counters when they hold its conditions, else counted up to
+   * the cap. `isPagedById`: its page is read next, in id order.
+   */
   async function totalOf(
     selection: TicketSelection,
     search: ResolvedSearch,
+    isPagedById = false,
   ): Promise<{ total: number; isLowerBound: boolean; matches?: number; bitmaps?: BitmapTotal }> {
     const sets = countedSets(selection);
     if (sets) {
@@ -589,7 +593,19 @@ export function createTicketListRepository(
         .$if(stages !== null, (q) => q.where('stage', 'in', stages!))
         .$if(statuses.length > 0, (q) => q.where('status_id', 'in', statuses))
         .executeTakeFirstOrThrow();
-      return { total: Number(row.n ?? 0), isLowerBound: false };
+      const total = Number(row.n ?? 0);
+      // PostgreSQL: a status's tickets are sparse in id order; the text index would read them one
+      // by one, where the page's blocks of the bitmaps hold them (idsByBitmaps).
+      const counted =
+        isPagedById && dialect === 'postgres' && statuses.length > 0
+          ? await bitmapGroups(search, conditionsOf(selection))
+          : null;
+      if (!counted) return { total, isLowerBound: false };
+      return {
+        total,
+        isLowerBound: false,
+        bitmaps: { groups: counted.groups, blocks: await countByBitmaps(counted.groups) },
+      };
     }
     // A bound of the data, never of the clock: the same request on the same data counts the same.
     const conditions = conditionsOf(selection);
@@ -708,14 +724,14 @@ export function createTicketListRepository(
       // How many tickets match, or at least match when the total is a lower bound: the counted
       // number when known, else the cap and one more (the page's depth among them is guessed
       // from it, so a common word's real count keeps its far pages on the walk of the order).
+      const { column, dir } = sortOf(selection);
       const {
         total,
         isLowerBound,
         bitmaps,
         matches = isLowerBound ? total + 1 : total,
-      } = await totalOf(selection, search);
+      } = await totalOf(selection, search, column === 'id');
       const offset = (page - 1) * per_page;
-      const { column, dir } = sortOf(selection);
       const ids =
         bitmaps && column === 'id'
           ? await idsByBitmaps(bitmaps, dir, per_page, offset)
