@@ -315,6 +315,20 @@ const endpoints: Endpoint[] = [
     url: '/api/tickets',
     body: { ...list(1), filters: { stage: ['closed'] } },
   },
+  {
+    label: 'filter status (En espera)',
+    user: 'admin',
+    method: 'POST',
+    url: '/api/general-tickets',
+    body: { ...list(1), filters: { status_id: [3] } },
+  },
+  {
+    label: 'Mis Tickets, filter status (agente, En espera)',
+    user: 'agente',
+    method: 'POST',
+    url: '/api/tickets',
+    body: { ...list(1), filters: { status_id: [3] } },
+  },
   // Kanban: every column's first 30 cards and bounded count in one answer.
   { label: 'Kanban whole board', user: 'admin', method: 'POST', url: '/api/tickets/board', body: {} },
   {
