@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TICKET_COLUMNS } from '../src/modules/tickets/ticket-columns.ts';
+import { createTicketNamesRepository } from '../src/modules/tickets/ticket-names.repository.ts';
 import { createSiblingApp, createTestApp, dialects, type TestApp } from './helper.ts';
 
 /** How long another process may take to hear of a change (a NOTIFY after commit): at most this. */
@@ -97,5 +99,31 @@ describe('ticket names across two processes on one PostgreSQL database', () => {
     await expect
       .poll(async () => (await newestTicket(b, admin)).users.name, { timeout: ACROSS_PROCESSES_MS, interval: 5 })
       .toMatch(/ Desde A$/);
+  });
+});
+
+describe('ticket names read inside a SQLite transaction', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+  });
+  afterAll(() => t?.close());
+
+  it('are read in the transaction, not awaited from a load that waits for its connection', async () => {
+    const { database } = t.services;
+    const names = createTicketNamesRepository(database, { onInvalidate: () => undefined, canCache: () => true });
+    const { loading } = await database.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('tickets as t').select(TICKET_COLUMNS).orderBy('t.id').executeTakeFirstOrThrow();
+      // A read outside starts loading the catalogues on the one connection, which this transaction holds.
+      const loading = names.of([row]);
+      const timeout = new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('the read in the transaction waited for the load outside it')), 2_000),
+      );
+      const [named] = await Promise.race([names.of([row], trx), timeout]);
+      expect(named!.status.name).not.toBe('');
+      expect(named!.area).not.toBe('');
+      return { loading };
+    });
+    expect((await loading)[0]!.area).not.toBe('');
   });
 });

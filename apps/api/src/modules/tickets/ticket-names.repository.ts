@@ -131,8 +131,11 @@ export function createTicketNamesRepository(
   return {
     /** The names of each of these rows, in their order; `executor`: the caller's transaction, if any. */
     async of(rows: readonly TicketRefs[], executor: Kysely<DB> = db): Promise<TicketNames[]> {
+      // In a SQLite transaction the catalogues are read in it, never awaited from a load in
+      // flight: that load waits for the one connection, which the transaction holds.
+      const isOwnRead = executor.isTransaction && database.dialect === 'sqlite';
       const [catalog, people] = await Promise.all([
-        catalogs.get('all', () => loadCatalogs(executor)),
+        isOwnRead ? loadCatalogs(executor) : catalogs.get('all', () => loadCatalogs(executor)),
         userNames(
           rows.flatMap((r) => (r.user_assigned_id === null ? [r.created_by] : [r.created_by, r.user_assigned_id])),
           executor,
