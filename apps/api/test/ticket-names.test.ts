@@ -111,7 +111,7 @@ describe('ticket names read inside a SQLite transaction', () => {
 
   it('are read in the transaction, not awaited from a load that waits for its connection', async () => {
     const { database } = t.services;
-    const names = createTicketNamesRepository(database, { onInvalidate: () => undefined, canCache: () => true });
+    const names = createTicketNamesRepository(database, { onInvalidate: () => () => undefined, canCache: () => true });
     const { loading } = await database.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('tickets as t').select(TICKET_COLUMNS).orderBy('t.id').executeTakeFirstOrThrow();
       // A read outside starts loading the catalogues on the one connection, which this transaction holds.

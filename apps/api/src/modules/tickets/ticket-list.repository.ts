@@ -90,6 +90,9 @@ export interface TicketReferenceLookup {
   anyTicketWith(refs: readonly FoundReference[]): Promise<boolean>;
 }
 
+/** A list holding less than one ticket in this many is sparse: its pages are not walked in id order on PostgreSQL. */
+const SPARSE_SHARE = 10;
+
 /** The most rows a walk of a sort index is expected to read for a page; a farther page is gathered. */
 const WALK_ROWS = 20_000;
 
@@ -224,8 +227,8 @@ function countedSets(selection: TicketSelection): { kinds: number[]; users: numb
  * - the page is that query in the sort's order (then the id) with an offset: its ids first,
  *   then those rows with their names. Sorted by a column, a list of more matches than the
  *   cap reads the column's index in order instead and filters it (the matches are dense).
- *   On PostgreSQL, a list counted from the bitmaps and sorted by id takes the page's ids from
- *   the bitmaps of the blocks that hold it (idsByBitmaps).
+ *   On PostgreSQL, a list counted from the bitmaps, or a sparse one from the counters, sorted by
+ *   id takes the page's ids from the bitmaps of the blocks that hold it (idsByBitmaps).
  */
 export function createTicketListRepository(
   database: Database,
@@ -594,13 +597,14 @@ export function createTicketListRepository(
         .$if(statuses.length > 0, (q) => q.where('status_id', 'in', statuses))
         .executeTakeFirstOrThrow();
       const total = Number(row.n ?? 0);
-      // PostgreSQL: a status's tickets are sparse in id order; the text index would read them one
-      // by one, where the page's blocks of the bitmaps hold them (idsByBitmaps).
-      const counted =
-        isPagedById && dialect === 'postgres' && statuses.length > 0
-          ? await bitmapGroups(search, conditionsOf(selection))
-          : null;
-      if (!counted) return { total, isLowerBound: false };
+      // PostgreSQL: walked in id order, a sparse list (a user's tickets, a status of theirs) reads
+      // every ticket between two of its own, and many more where others wrote the newest ones;
+      // the page's blocks of the bitmaps hold exactly its tickets (idsByBitmaps).
+      const conditions = conditionsOf(selection);
+      const isSparse =
+        isPagedById && dialect === 'postgres' && conditions.length > 0 && total * SPARSE_SHARE < (await lastId());
+      const counted = isSparse ? await bitmapGroups(search, conditions) : null;
+      if (!counted?.groups.length) return { total, isLowerBound: false };
       return {
         total,
         isLowerBound: false,
