@@ -285,7 +285,7 @@ describe('common words bitmaps on postgres', () => {
       where created_by = ${adminId} or user_assigned_id = ${adminId} order by id desc`.execute(db());
     const expected = rows.map((r) => r.id);
     const { rows: last } = await sql<{ id: number }>`select max(id) as id from tickets`.execute(db());
-    expect(expected.length * 10).toBeLessThan(last[0]!.id);
+    expect(expected.length * 50).toBeLessThan(last[0]!.id);
     const page = async (n: number) => {
       const res = await t.call(admin, 'POST', '/api/tickets', { page: n, per_page: 10 });
       expect(res.statusCode, res.body).toBe(200);

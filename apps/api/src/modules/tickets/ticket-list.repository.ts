@@ -91,7 +91,7 @@ export interface TicketReferenceLookup {
 }
 
 /** A list holding less than one ticket in this many is sparse: its pages are not walked in id order on PostgreSQL. */
-const SPARSE_SHARE = 10;
+const SPARSE_SHARE = 50;
 
 /** The most rows a walk of a sort index is expected to read for a page; a farther page is gathered. */
 const WALK_ROWS = 20_000;
