@@ -298,8 +298,9 @@ describe.each(dialects)('tickets at scale on %s', (dialect) => {
       const byStatus = async (filters: Record<string, number[]>) =>
         (await t.call(admin, 'POST', '/api/general-tickets', { page: 1, per_page: 10, filters })).json().meta;
       expect(await inStatus({})).toBeGreaterThan(TICKET_COUNT_CAP);
-      expect(await byStatus({ status_id: [1] })).toEqual(expect.objectContaining({ total: await inStatus({}) }));
-      expect((await byStatus({ status_id: [1] })).total_is_lower_bound).toBeUndefined();
+      const statusOnly = await byStatus({ status_id: [1] });
+      expect(statusOnly.total).toBe(await inStatus({}));
+      expect(statusOnly.total_is_lower_bound).toBeUndefined();
       expect(await byStatus({ status_id: [1], created_by: [1] })).toEqual(
         expect.objectContaining({ total: await inStatus({ created_by: 1 }) }),
       );

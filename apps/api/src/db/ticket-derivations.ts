@@ -31,10 +31,9 @@ import { withTriggersOff, type TableTriggers } from './triggers.ts';
  *   `ticket_word_counts`, how many tickets hold each word, so a search for a common word is
  *   told "more than" the cap without counting its matches (migration 0048);
  * - `ticket_counts`: how many tickets per stage and status in each counted set (migration
- *   0053 added the status), so list totals and the
- *   workload read a few rows instead of counting tickets. Rows are spread over
- *   `COUNT_SHARDS` shards (by ticket id) so concurrent writers rarely wait on one row;
- *   readers add the shards up.
+ *   0053 added the status), so list totals and the workload read a few rows instead of
+ *   counting tickets. Rows are spread over `COUNT_SHARDS` shards (by ticket id) so
+ *   concurrent writers rarely wait on one row; readers add the shards up.
  */
 export const COUNT_SHARDS = 8;
 

@@ -575,12 +575,14 @@ export function createTicketListRepository(
 
   /**
    * The list's total: exact from the counters when they hold its conditions, else counted up to
-   * the cap. `isPagedById`: its page is read next, in id order.
+   * the cap. `isPagedById`: its page is read next, in id order; `highestId`: lastId, read once
+   * for the list's total and page.
    */
   async function totalOf(
     selection: TicketSelection,
     search: ResolvedSearch,
     isPagedById = false,
+    highestId = lastId,
   ): Promise<{ total: number; isLowerBound: boolean; matches?: number; bitmaps?: BitmapTotal }> {
     const sets = countedSets(selection);
     if (sets) {
@@ -602,7 +604,7 @@ export function createTicketListRepository(
       // the page's blocks of the bitmaps hold exactly its tickets (idsByBitmaps).
       const conditions = conditionsOf(selection);
       const isSparse =
-        isPagedById && dialect === 'postgres' && conditions.length > 0 && total * SPARSE_SHARE < (await lastId());
+        isPagedById && dialect === 'postgres' && conditions.length > 0 && total * SPARSE_SHARE < (await highestId());
       const counted = isSparse ? await bitmapGroups(search, conditions) : null;
       if (!counted?.groups.length) return { total, isLowerBound: false };
       return {
@@ -645,7 +647,8 @@ export function createTicketListRepository(
    * (`offset + limit` pages of matches among the ids). Within WALK_ROWS the order's own index
    * is read and filtered: sorted by a column, its `(column, id)` index with every condition
    * on the row (a search stays with the text index). Farther, the matches are read through
-   * the text index and sorted. Unknown `matches` (null) reads the order's index.
+   * the text index and sorted. Unknown `matches` (null) reads the order's index. `highestId`:
+   * lastId, as totalOf read it.
    */
   async function pageIds(
     selection: TicketSelection,
@@ -653,6 +656,7 @@ export function createTicketListRepository(
     matches: number | null,
     limit: number,
     offset: number,
+    highestId = lastId,
   ) {
     const isColumnSort = sortOf(selection).column !== 'id';
     // Walking the at-risk index with no other condition reads the page's rows and no others.
@@ -668,7 +672,7 @@ export function createTicketListRepository(
       isEverything ||
       isFirstOfMany ||
       isOnlyAtRisk ||
-      (matches > 0 && ((offset + limit) * (await lastId())) / matches <= WALK_ROWS);
+      (matches > 0 && ((offset + limit) * (await highestId())) / matches <= WALK_ROWS);
     // A search (words, a reference) reads its few matches and sorts them, rather than walk an order.
     const walk = isNear && isColumnSort && search.kind !== 'words' && search.kind !== 'reference';
     const { query, id, sort } = ticketsQuery(selection, search, { walk, needsRow: isColumnSort });
@@ -729,17 +733,20 @@ export function createTicketListRepository(
       // number when known, else the cap and one more (the page's depth among them is guessed
       // from it, so a common word's real count keeps its far pages on the walk of the order).
       const { column, dir } = sortOf(selection);
+      // Read at most once for the total and the page.
+      let highest: Promise<number> | undefined;
+      const highestId = () => (highest ??= lastId());
       const {
         total,
         isLowerBound,
         bitmaps,
         matches = isLowerBound ? total + 1 : total,
-      } = await totalOf(selection, search, column === 'id');
+      } = await totalOf(selection, search, column === 'id', highestId);
       const offset = (page - 1) * per_page;
       const ids =
         bitmaps && column === 'id'
           ? await idsByBitmaps(bitmaps, dir, per_page, offset)
-          : await pageIds(selection, search, matches, per_page, offset);
+          : await pageIds(selection, search, matches, per_page, offset, highestId);
       const meta = pageMeta(total, { page, per_page });
       return { data: await detailsOf(ids), meta: isLowerBound ? { ...meta, total_is_lower_bound: true } : meta };
     },
