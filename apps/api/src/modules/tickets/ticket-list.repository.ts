@@ -90,8 +90,16 @@ export interface TicketReferenceLookup {
   anyTicketWith(refs: readonly FoundReference[]): Promise<boolean>;
 }
 
-/** A list holding less than one ticket in this many is sparse: its pages are not walked in id order on PostgreSQL. */
-const SPARSE_SHARE = 50;
+/**
+ * PostgreSQL, a list counted from the counters, sorted by id: a page whose walk of the primary
+ * key is expected to read more rows than this (an even spread of the list's tickets) is taken
+ * from the bitmaps instead; a shorter walk reads at most WALK_SLACK times what it expects.
+ */
+const COUNTED_WALK_ROWS = 2_500;
+const WALK_SLACK = 4;
+
+/** The columns the conditions of a list counted from the counters read (countedSets). */
+const COUNTED_COLUMNS = ['id', 'created_by', 'user_assigned_id', 'stage', 'status_id'] as const;
 
 /** The most rows a walk of a sort index is expected to read for a page; a farther page is gathered. */
 const WALK_ROWS = 20_000;
@@ -227,8 +235,9 @@ function countedSets(selection: TicketSelection): { kinds: number[]; users: numb
  * - the page is that query in the sort's order (then the id) with an offset: its ids first,
  *   then those rows with their names. Sorted by a column, a list of more matches than the
  *   cap reads the column's index in order instead and filters it (the matches are dense).
- *   On PostgreSQL, a list counted from the bitmaps, or a sparse one from the counters, sorted by
- *   id takes the page's ids from the bitmaps of the blocks that hold it (idsByBitmaps).
+ *   On PostgreSQL, a list counted from the bitmaps sorted by id takes the page's ids from the
+ *   bitmaps of the blocks that hold it (idsByBitmaps); one counted from the counters walks the
+ *   primary key a bounded way, else takes them from the bitmaps too (countedPageIds).
  */
 export function createTicketListRepository(
   database: Database,
@@ -573,17 +582,11 @@ export function createTicketListRepository(
     return common ? Number(common.n) : null;
   }
 
-  /**
-   * The list's total: exact from the counters when they hold its conditions, else counted up to
-   * the cap. `isPagedById`: its page is read next, in id order; `highestId`: lastId, read once
-   * for the list's total and page.
-   */
+  /** The list's total: exact from the counters (`isCounted`) when they hold its conditions, else counted up to the cap. */
   async function totalOf(
     selection: TicketSelection,
     search: ResolvedSearch,
-    isPagedById = false,
-    highestId = lastId,
-  ): Promise<{ total: number; isLowerBound: boolean; matches?: number; bitmaps?: BitmapTotal }> {
+  ): Promise<{ total: number; isLowerBound: boolean; isCounted?: boolean; matches?: number; bitmaps?: BitmapTotal }> {
     const sets = countedSets(selection);
     if (sets) {
       const stages = stagesOf(selection);
@@ -598,20 +601,7 @@ export function createTicketListRepository(
         .$if(stages !== null, (q) => q.where('stage', 'in', stages!))
         .$if(statuses.length > 0, (q) => q.where('status_id', 'in', statuses))
         .executeTakeFirstOrThrow();
-      const total = Number(row.n ?? 0);
-      // PostgreSQL: walked in id order, a sparse list (a user's tickets, a status of theirs) reads
-      // every ticket between two of its own, and many more where others wrote the newest ones;
-      // the page's blocks of the bitmaps hold exactly its tickets (idsByBitmaps).
-      const conditions = conditionsOf(selection);
-      const isSparse =
-        isPagedById && dialect === 'postgres' && conditions.length > 0 && total * SPARSE_SHARE < (await highestId());
-      const counted = isSparse ? await bitmapGroups(search, conditions) : null;
-      if (!counted?.groups.length) return { total, isLowerBound: false };
-      return {
-        total,
-        isLowerBound: false,
-        bitmaps: { groups: counted.groups, blocks: await countByBitmaps(counted.groups) },
-      };
+      return { total: Number(row.n ?? 0), isLowerBound: false, isCounted: true };
     }
     // A bound of the data, never of the clock: the same request on the same data counts the same.
     const conditions = conditionsOf(selection);
@@ -648,7 +638,7 @@ export function createTicketListRepository(
    * is read and filtered: sorted by a column, its `(column, id)` index with every condition
    * on the row (a search stays with the text index). Farther, the matches are read through
    * the text index and sorted. Unknown `matches` (null) reads the order's index. `highestId`:
-   * lastId, as totalOf read it.
+   * lastId, read once for the page (pageOf).
    */
   async function pageIds(
     selection: TicketSelection,
@@ -681,6 +671,71 @@ export function createTicketListRepository(
       .offset(offset)
       .execute();
     return rows.map((r) => (r as { id: number }).id);
+  }
+
+  /**
+   * PostgreSQL: the page in id order of a list counted from the counters, of `total` tickets.
+   * The primary key's walk reads about `lastId / total` tickets for each of the list's, and
+   * every ticket of others between two of its own: where others wrote the newest tickets, all
+   * of those. So the walk stops after WALK_SLACK times the rows an even spread needs; a page
+   * it does not fill, or one that even an even spread reads too far for (COUNTED_WALK_ROWS),
+   * comes from the bitmaps of the list's tokens (idsByBitmaps), which hold exactly its tickets.
+   */
+  async function countedPageIds(
+    selection: TicketSelection,
+    search: ResolvedSearch,
+    total: number,
+    limit: number,
+    offset: number,
+    highestId: () => Promise<number>,
+  ): Promise<number[]> {
+    if (offset >= total) return [];
+    const { dir } = sortOf(selection);
+    const conditions = conditionsOf(selection);
+    const expected = Math.ceil(((offset + limit) * (await highestId())) / total);
+    if (expected <= COUNTED_WALK_ROWS) {
+      const walked = db
+        .selectFrom('tickets')
+        .select(COUNTED_COLUMNS)
+        .orderBy('id', dir)
+        .limit(WALK_SLACK * expected)
+        .as('t');
+      const rows = await db
+        .selectFrom(walked)
+        .select('t.id')
+        .where(allOnRow(conditions, (column) => sql.ref(`t.${column}`)))
+        .orderBy('t.id', dir)
+        .limit(limit)
+        .offset(offset)
+        .execute();
+      if (rows.length === Math.min(limit, total - offset)) return rows.map((r) => r.id);
+    }
+    // Every condition of a counted list is one of its tokens (countedSets): it has bitmaps.
+    const { groups } = (await bitmapGroups(search, conditions))!;
+    return idsByBitmaps({ groups, blocks: await countByBitmaps(groups) }, dir, limit, offset);
+  }
+
+  /**
+   * The list's total and the ids of a page: in id order from the bitmaps it was counted from, or
+   * for a list counted from the counters on PostgreSQL by countedPageIds; else by pageIds. The
+   * highest id (lastId) is read at most once for both.
+   */
+  async function pageOf(selection: TicketSelection, search: ResolvedSearch, limit: number, offset: number) {
+    let highest: Promise<number> | undefined;
+    const highestId = () => (highest ??= lastId());
+    const counted = await totalOf(selection, search);
+    // How many tickets match, or at least match when the total is a lower bound: the counted
+    // number when known, else the cap and one more (the page's depth among them is guessed
+    // from it, so a common word's real count keeps its far pages on the walk of the order).
+    const { total, isLowerBound, isCounted, bitmaps, matches = isLowerBound ? total + 1 : total } = counted;
+    const isById = sortOf(selection).column === 'id';
+    const ids =
+      isById && bitmaps
+        ? await idsByBitmaps(bitmaps, sortOf(selection).dir, limit, offset)
+        : isById && isCounted && dialect === 'postgres' && conditionsOf(selection).length > 0
+          ? await countedPageIds(selection, search, total, limit, offset, highestId)
+          : await pageIds(selection, search, matches, limit, offset, highestId);
+    return { total, isLowerBound, ids };
   }
 
   /** Ticket rows with their names (ticket-names.repository.ts), in their order. */
@@ -729,24 +784,7 @@ export function createTicketListRepository(
     async list(selection: TicketSelection, { page, per_page }: Pick<TTicketListQuery, 'page' | 'per_page'>) {
       const search = await resolvedSearch(selection);
       if (!search) return { data: [], meta: pageMeta(0, { page, per_page }) };
-      // How many tickets match, or at least match when the total is a lower bound: the counted
-      // number when known, else the cap and one more (the page's depth among them is guessed
-      // from it, so a common word's real count keeps its far pages on the walk of the order).
-      const { column, dir } = sortOf(selection);
-      // Read at most once for the total and the page.
-      let highest: Promise<number> | undefined;
-      const highestId = () => (highest ??= lastId());
-      const {
-        total,
-        isLowerBound,
-        bitmaps,
-        matches = isLowerBound ? total + 1 : total,
-      } = await totalOf(selection, search, column === 'id', highestId);
-      const offset = (page - 1) * per_page;
-      const ids =
-        bitmaps && column === 'id'
-          ? await idsByBitmaps(bitmaps, dir, per_page, offset)
-          : await pageIds(selection, search, matches, per_page, offset, highestId);
+      const { total, isLowerBound, ids } = await pageOf(selection, search, per_page, (page - 1) * per_page);
       const meta = pageMeta(total, { page, per_page });
       return { data: await detailsOf(ids), meta: isLowerBound ? { ...meta, total_is_lower_bound: true } : meta };
     },
@@ -754,7 +792,9 @@ export function createTicketListRepository(
     /** A list's total alone, as its page would give it (exact, or TICKET_COUNT_CAP and a lower bound): a saved view's badge, a Kanban column's. */
     async count(selection: TicketSelection): Promise<{ total: number; isLowerBound: boolean }> {
       const search = await resolvedSearch(selection);
-      return search ? totalOf(selection, search) : { total: 0, isLowerBound: false };
+      if (!search) return { total: 0, isLowerBound: false };
+      const { total, isLowerBound } = await totalOf(selection, search);
+      return { total, isLowerBound };
     },
 
     /** The tickets of these ids with their names, in the order of the ids. */
@@ -763,7 +803,7 @@ export function createTicketListRepository(
     /** The ids of a list's first tickets in its order. */
     async firstIds(selection: TicketSelection, limit: number): Promise<number[]> {
       const search = await resolvedSearch(selection);
-      return search ? pageIds(selection, search, null, limit, 0) : [];
+      return search ? (await pageOf(selection, search, limit, 0)).ids : [];
     },
 
     /**
