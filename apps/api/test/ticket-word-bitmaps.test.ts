@@ -340,7 +340,7 @@ describe('common words bitmaps on postgres', () => {
         difficulty_id, status_id, created_by, user_assigned_id, created_at, updated_at)
       select (select max(id) from tickets) + g, 'Revisión de ruta', 'Ruta revisada por supervisión', 1, 1, 1, 1, 1, 1,
         ${supervisorId}::int, null, now(), now()
-      from generate_series(1, 2000) g`.execute(db());
+      from generate_series(1, 6000) g`.execute(db());
     await sql`select setval(pg_get_serial_sequence('tickets', 'id'), (select max(id) from tickets))`.execute(db());
     const expected = await mine();
     expect(expected).toEqual(before);
@@ -349,7 +349,7 @@ describe('common words bitmaps on postgres', () => {
       expect(body.meta.total).toBe(expected.length);
       expect(body.data.map((r) => r.id)).toEqual(expected.slice((n - 1) * 10, n * 10));
     }
-    // 2,000 newer tickets of others are more than the bounded walk reads: the page comes from the bitmaps.
+    // 6,000 newer tickets of others are more than the bounded walk reads: the page comes from the bitmaps.
     const hidden = await withoutBitmaps();
     expect(hidden.meta.total).toBe(expected.length);
     expect(hidden.data).toEqual([]);

@@ -91,12 +91,10 @@ export interface TicketReferenceLookup {
 }
 
 /**
- * PostgreSQL, a list counted from the counters, sorted by id: a page whose walk of the primary
- * key is expected to read more rows than this (an even spread of the list's tickets) is taken
- * from the bitmaps instead; a shorter walk reads at most WALK_SLACK times what it expects.
+ * PostgreSQL, a list counted from the counters, sorted by id: the most rows its page's walk of
+ * the primary key reads, about what reading the page from the bitmaps costs instead.
  */
-const COUNTED_WALK_ROWS = 2_500;
-const WALK_SLACK = 4;
+const COUNTED_WALK_ROWS = 5_000;
 
 /** The columns the conditions of a list counted from the counters read (countedSets). */
 const COUNTED_COLUMNS = ['id', 'created_by', 'user_assigned_id', 'stage', 'status_id'] as const;
@@ -677,9 +675,10 @@ export function createTicketListRepository(
    * PostgreSQL: the page in id order of a list counted from the counters, of `total` tickets.
    * The primary key's walk reads about `lastId / total` tickets for each of the list's, and
    * every ticket of others between two of its own: where others wrote the newest tickets, all
-   * of those. So the walk stops after WALK_SLACK times the rows an even spread needs; a page
-   * it does not fill, or one that even an even spread reads too far for (COUNTED_WALK_ROWS),
-   * comes from the bitmaps of the list's tokens (idsByBitmaps), which hold exactly its tickets.
+   * of those. So the walk stops after COUNTED_WALK_ROWS, what the bitmaps of the list's tokens
+   * cost (idsByBitmaps, which hold exactly its tickets): a page it does not fill comes from
+   * them, at most twice what either alone costs; one an even spread would not fill in that
+   * walk comes from them at once.
    */
   async function countedPageIds(
     selection: TicketSelection,
@@ -698,7 +697,7 @@ export function createTicketListRepository(
         .selectFrom('tickets')
         .select(COUNTED_COLUMNS)
         .orderBy('id', dir)
-        .limit(WALK_SLACK * expected)
+        .limit(COUNTED_WALK_ROWS)
         .as('t');
       const rows = await db
         .selectFrom(walked)
