@@ -495,15 +495,20 @@ export function createTicketListRepository(
         held += n;
       }
     }
-    if (read.length === 0) return [];
-    const { from, bits } = bitmapsOf(groups, read);
+    return (await idsInBlocks(groups, read, dir)).slice(skip, skip + limit);
+  }
+
+  /** PostgreSQL: the ids the groups' bitmaps hold in these blocks (bitmapsOf), in `dir` order. */
+  async function idsInBlocks(groups: string[][], blocks: number[], dir: 'asc' | 'desc'): Promise<number[]> {
+    if (blocks.length === 0) return [];
+    const { from, bits } = bitmapsOf(groups, blocks);
     const { rows } = await sql<{ block: number; shard: number; bits: string }>`select g0.block, g0.shard,
       (${bits})::text as bits from ${from}`.execute(db);
     const ids: number[] = [];
     for (const { block, shard, bits } of rows) {
       for (let i = bits.indexOf('1'); i !== -1; i = bits.indexOf('1', i + 1)) ids.push(block * 65_536 + i * 8 + shard);
     }
-    return ids.sort(byOrder).slice(skip, skip + limit);
+    return ids.sort((a, b) => (dir === 'desc' ? b - a : a - b));
   }
 
   /**
@@ -676,9 +681,11 @@ export function createTicketListRepository(
    * The primary key's walk reads about `lastId / total` tickets for each of the list's, and
    * every ticket of others between two of its own: where others wrote the newest tickets, all
    * of those. So the walk stops after COUNTED_WALK_ROWS, what the bitmaps of the list's tokens
-   * cost (idsByBitmaps, which hold exactly its tickets): a page it does not fill comes from
-   * them, at most twice what either alone costs; one an even spread would not fill in that
-   * walk comes from them at once.
+   * cost (which hold exactly its tickets): a page it does not fill comes from them, at most
+   * twice what either alone costs; one an even spread would not fill in that walk comes from
+   * them at once. From the bitmaps, the first block of ids in the page's order is read first,
+   * and when it does not hold the page the blocks are counted to find those that do
+   * (idsByBitmaps).
    */
   async function countedPageIds(
     selection: TicketSelection,
@@ -711,6 +718,8 @@ export function createTicketListRepository(
     }
     // Every condition of a counted list is one of its tokens (countedSets): it has bitmaps.
     const { groups } = (await bitmapGroups(search, conditions))!;
+    const first = await idsInBlocks(groups, [dir === 'desc' ? Math.floor((await highestId()) / 65_536) : 0], dir);
+    if (first.length >= offset + limit) return first.slice(offset, offset + limit);
     return idsByBitmaps({ groups, blocks: await countByBitmaps(groups) }, dir, limit, offset);
   }
 
