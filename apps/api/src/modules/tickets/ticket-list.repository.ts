@@ -718,8 +718,8 @@ export function createTicketListRepository(
     }
     // Every condition of a counted list is one of its tokens (countedSets): it has bitmaps.
     const { groups } = (await bitmapGroups(search, conditions))!;
-    const first = await idsInBlocks(groups, [dir === 'desc' ? Math.floor((await highestId()) / 65_536) : 0], dir);
-    if (first.length >= offset + limit) return first.slice(offset, offset + limit);
+    const first = await idsInBlocks(groups, [dir === 'desc' ? (await highestId()) >> 16 : 0], dir);
+    if (first.length >= Math.min(offset + limit, total)) return first.slice(offset, offset + limit);
     return idsByBitmaps({ groups, blocks: await countByBitmaps(groups) }, dir, limit, offset);
   }
 
@@ -736,10 +736,11 @@ export function createTicketListRepository(
     // number when known, else the cap and one more (the page's depth among them is guessed
     // from it, so a common word's real count keeps its far pages on the walk of the order).
     const { total, isLowerBound, isCounted, bitmaps, matches = isLowerBound ? total + 1 : total } = counted;
-    const isById = sortOf(selection).column === 'id';
+    const { column, dir } = sortOf(selection);
+    const isById = column === 'id';
     const ids =
       isById && bitmaps
-        ? await idsByBitmaps(bitmaps, sortOf(selection).dir, limit, offset)
+        ? await idsByBitmaps(bitmaps, dir, limit, offset)
         : isById && isCounted && dialect === 'postgres' && conditionsOf(selection).length > 0
           ? await countedPageIds(selection, search, total, limit, offset, highestId)
           : await pageIds(selection, search, matches, limit, offset, highestId);
