@@ -111,6 +111,9 @@ const idLiteral = (id: number) => sql.lit(Math.trunc(id));
 /** A searched word starting more indexed words than this is read as a prefix instead. */
 const MAX_PREFIX_TERMS = 32;
 
+/** Compares two ids (or blocks of ids) in `dir` order. */
+const inOrder = (dir: 'asc' | 'desc') => (a: number, b: number) => (dir === 'desc' ? b - a : a - b);
+
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
 
 const fieldByColumn = (column: string) =>
@@ -482,11 +485,10 @@ export function createTicketListRepository(
     limit: number,
     offset: number,
   ): Promise<number[]> {
-    const byOrder = (a: number, b: number) => (dir === 'desc' ? b - a : a - b);
     let skip = offset;
     const read: number[] = [];
     let held = 0;
-    for (const { block, n } of [...blocks].sort((a, b) => byOrder(a.block, b.block))) {
+    for (const { block, n } of [...blocks].sort((a, b) => inOrder(dir)(a.block, b.block))) {
       if (held - skip >= limit) break;
       if (read.length === 0 && skip >= n) {
         skip -= n;
@@ -508,7 +510,7 @@ export function createTicketListRepository(
     for (const { block, shard, bits } of rows) {
       for (let i = bits.indexOf('1'); i !== -1; i = bits.indexOf('1', i + 1)) ids.push(block * 65_536 + i * 8 + shard);
     }
-    return ids.sort((a, b) => (dir === 'desc' ? b - a : a - b));
+    return ids.sort(inOrder(dir));
   }
 
   /**
@@ -649,7 +651,7 @@ export function createTicketListRepository(
     matches: number | null,
     limit: number,
     offset: number,
-    highestId = lastId,
+    highestId: () => Promise<number>,
   ) {
     const isColumnSort = sortOf(selection).column !== 'id';
     // Walking the at-risk index with no other condition reads the page's rows and no others.
