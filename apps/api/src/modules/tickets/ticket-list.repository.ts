@@ -37,6 +37,9 @@ export interface TicketSelection {
   updatedSince?: string;
 }
 
+/** A ticket's row as lists read it (TICKET_COLUMNS). */
+type TicketRow = Selectable<TicketsTable>;
+
 /** Where a keyset page starts: after the ticket of this id, whose sort column holds `value`. */
 export interface TicketCursor {
   value: string | number;
@@ -98,6 +101,12 @@ const COUNTED_WALK_ROWS = 5_000;
 
 /** The columns the conditions of a list counted from the counters read (countedSets). */
 const COUNTED_COLUMNS = ['id', 'created_by', 'user_assigned_id', 'stage', 'status_id'] as const;
+
+/**
+ * The highest ticket id: about how many ids a walk of a whole sort index reads. The totals read
+ * it in their own statement (an index's last entry), so the page need not ask again.
+ */
+const HIGHEST_ID = sql<number | string | null>`(select max(id) from tickets)`.as('last');
 
 /** The most rows a walk of a sort index is expected to read for a page; a farther page is gathered. */
 const WALK_ROWS = 20_000;
@@ -233,8 +242,8 @@ function countedSets(selection: TicketSelection): { kinds: number[]; users: numb
  *   alone give more matches than the cap as over it (a prefix of thousands of words: the text
  *   index would read every match's row), any other up to the cap and one more;
  *   a bound of the data, so the same request on the same data always answers the same total;
- * - the page is that query in the sort's order (then the id) with an offset: its ids first,
- *   then those rows with their names. Sorted by a column, a list of more matches than the
+ * - the page is that query in the sort's order (then the id) with an offset: its ids, and
+ *   the rows of those ids read by the same statement, then their names. Sorted by a column, a list of more matches than the
  *   cap reads the column's index in order instead and filters it (the matches are dense).
  *   On PostgreSQL, a list counted from the bitmaps sorted by id takes the page's ids from the
  *   bitmaps of the blocks that hold it (idsByBitmaps); one counted from the counters walks the
@@ -400,16 +409,8 @@ export function createTicketListRepository(
     return sql<SqlBool>`(${all} or (t.id = ${words.id}${attrs}))`;
   }
 
-  /** The highest ticket id: about how many ids a walk of a whole sort index reads. */
-  const lastId = async () =>
-    Number(
-      (
-        await db
-          .selectFrom('tickets')
-          .select((eb) => eb.fn.max('id').as('n'))
-          .executeTakeFirst()
-      )?.n ?? 0,
-    );
+  /** The highest ticket id, read on its own (totalOf reads it with the total where it can). */
+  const lastId = async () => Number((await db.selectNoFrom(HIGHEST_ID).executeTakeFirst())?.last ?? 0);
 
   /** The list's sort: its column, then the id. */
   const sortOf = (selection: TicketSelection) => {
@@ -587,11 +588,21 @@ export function createTicketListRepository(
     return common ? Number(common.n) : null;
   }
 
-  /** The list's total: exact from the counters (`isCounted`) when they hold its conditions, else counted up to the cap. */
+  /**
+   * The list's total: exact from the counters (`isCounted`) when they hold its conditions, else
+   * counted up to the cap; with the highest id (`highest`) where its statement can read it.
+   */
   async function totalOf(
     selection: TicketSelection,
     search: ResolvedSearch,
-  ): Promise<{ total: number; isLowerBound: boolean; isCounted?: boolean; matches?: number; bitmaps?: BitmapTotal }> {
+  ): Promise<{
+    total: number;
+    isLowerBound: boolean;
+    isCounted?: boolean;
+    matches?: number;
+    bitmaps?: BitmapTotal;
+    highest?: number;
+  }> {
     const sets = countedSets(selection);
     if (sets) {
       const stages = stagesOf(selection);
@@ -605,8 +616,9 @@ export function createTicketListRepository(
         .where('user_id', 'in', sets.users)
         .$if(stages !== null, (q) => q.where('stage', 'in', stages!))
         .$if(statuses.length > 0, (q) => q.where('status_id', 'in', statuses))
+        .select(HIGHEST_ID)
         .executeTakeFirstOrThrow();
-      return { total: Number(row.n ?? 0), isLowerBound: false, isCounted: true };
+      return { total: Number(row.n ?? 0), isLowerBound: false, isCounted: true, highest: Number(row.last ?? 0) };
     }
     // A bound of the data, never of the clock: the same request on the same data counts the same.
     const conditions = conditionsOf(selection);
@@ -625,7 +637,7 @@ export function createTicketListRepository(
       }
     }
     const { query } = ticketsQuery(selection, search, { needsRow: false });
-    const { n } = await db
+    const { n, last } = await db
       .selectFrom(
         query
           .select(sql.lit(1).as('one'))
@@ -633,19 +645,21 @@ export function createTicketListRepository(
           .as('capped'),
       )
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .select(HIGHEST_ID)
       .executeTakeFirstOrThrow();
-    return { total: Math.min(Number(n), TICKET_COUNT_CAP), isLowerBound: Number(n) > TICKET_COUNT_CAP };
+    const isLowerBound = Number(n) > TICKET_COUNT_CAP;
+    return { total: Math.min(Number(n), TICKET_COUNT_CAP), isLowerBound, highest: Number(last ?? 0) };
   }
 
   /**
-   * The page's ids. The matches counted say how far into the sort order the page lies
-   * (`offset + limit` pages of matches among the ids). Within WALK_ROWS the order's own index
-   * is read and filtered: sorted by a column, its `(column, id)` index with every condition
-   * on the row (a search stays with the text index). Farther, the matches are read through
-   * the text index and sorted. Unknown `matches` (null) reads the order's index. `highestId`:
-   * lastId, read once for the page (pageOf).
+   * The query of the page's ids, in order. The matches counted say how far into the sort order
+   * the page lies (`offset + limit` pages of matches among the ids). Within WALK_ROWS the
+   * order's own index is read and filtered: sorted by a column, its `(column, id)` index with
+   * every condition on the row (a search stays with the text index). Farther, the matches are
+   * read through the text index and sorted. Unknown `matches` (null) reads the order's index.
+   * `highestId`: lastId, read once for the page (pageOf).
    */
-  async function pageIds(
+  async function pageIdsQuery(
     selection: TicketSelection,
     search: ResolvedSearch,
     matches: number | null,
@@ -671,11 +685,9 @@ export function createTicketListRepository(
     // A search (words, a reference) reads its few matches and sorts them, rather than walk an order.
     const walk = isNear && isColumnSort && search.kind !== 'words' && search.kind !== 'reference';
     const { query, id, sort } = ticketsQuery(selection, search, { walk, needsRow: isColumnSort });
-    const rows = await ordered(query.select(id.as('id')), selection, { id, sort }, !isNear)
+    return ordered(query.select(id.as('id')), selection, { id, sort }, !isNear)
       .limit(limit)
-      .offset(offset)
-      .execute();
-    return rows.map((r) => (r as { id: number }).id);
+      .offset(offset);
   }
 
   /**
@@ -696,7 +708,7 @@ export function createTicketListRepository(
     limit: number,
     offset: number,
     highestId: () => Promise<number>,
-  ): Promise<number[]> {
+  ): Promise<TicketRow[]> {
     if (offset >= total) return [];
     const { dir } = sortOf(selection);
     const conditions = conditionsOf(selection);
@@ -708,60 +720,82 @@ export function createTicketListRepository(
         .orderBy('id', dir)
         .limit(COUNTED_WALK_ROWS)
         .as('t');
-      const rows = await db
-        .selectFrom(walked)
-        .select('t.id')
-        .where(allOnRow(conditions, (column) => sql.ref(`t.${column}`)))
-        .orderBy('t.id', dir)
-        .limit(limit)
-        .offset(offset)
-        .execute();
-      if (rows.length === Math.min(limit, total - offset)) return rows.map((r) => r.id);
+      const rows = await rowsIn(
+        selection,
+        db
+          .selectFrom(walked)
+          .select('t.id')
+          .where(allOnRow(conditions, (column) => sql.ref(`t.${column}`)))
+          .orderBy('t.id', dir)
+          .limit(limit)
+          .offset(offset),
+      );
+      if (rows.length === Math.min(limit, total - offset)) return rows;
     }
     // Every condition of a counted list is one of its tokens (countedSets): it has bitmaps.
     const { groups } = (await bitmapGroups(search, conditions))!;
     const first = await idsInBlocks(groups, [dir === 'desc' ? (await highestId()) >> 16 : 0], dir);
-    if (first.length >= Math.min(offset + limit, total)) return first.slice(offset, offset + limit);
-    return idsByBitmaps({ groups, blocks: await countByBitmaps(groups) }, dir, limit, offset);
+    if (first.length >= Math.min(offset + limit, total)) return rowsOf(first.slice(offset, offset + limit));
+    return rowsOf(await idsByBitmaps({ groups, blocks: await countByBitmaps(groups) }, dir, limit, offset));
   }
 
   /**
-   * The list's total and the ids of a page: in id order from the bitmaps it was counted from, or
-   * for a list counted from the counters on PostgreSQL by countedPageIds; else by pageIds. The
-   * highest id (lastId) is read at most once for both.
+   * The list's total and the rows of a page: in id order from the bitmaps it was counted from, or
+   * for a list counted from the counters on PostgreSQL by countedPageIds; else the rows of
+   * pageIdsQuery's ids, read by one statement. The highest id is read at most once for both,
+   * with the total where its statement reads it.
    */
   async function pageOf(selection: TicketSelection, search: ResolvedSearch, limit: number, offset: number) {
-    let highest: Promise<number> | undefined;
-    const highestId = () => (highest ??= lastId());
     const counted = await totalOf(selection, search);
+    let highest = counted.highest === undefined ? undefined : Promise.resolve(counted.highest);
+    const highestId = () => (highest ??= lastId());
     // How many tickets match, or at least match when the total is a lower bound: the counted
     // number when known, else the cap and one more (the page's depth among them is guessed
     // from it, so a common word's real count keeps its far pages on the walk of the order).
     const { total, isLowerBound, isCounted, bitmaps, matches = isLowerBound ? total + 1 : total } = counted;
     const { column, dir } = sortOf(selection);
     const isById = column === 'id';
-    const ids =
+    const rows =
       isById && bitmaps
-        ? await idsByBitmaps(bitmaps, dir, limit, offset)
+        ? await rowsOf(await idsByBitmaps(bitmaps, dir, limit, offset))
         : isById && isCounted && dialect === 'postgres' && conditionsOf(selection).length > 0
           ? await countedPageIds(selection, search, total, limit, offset, highestId)
-          : await pageIds(selection, search, matches, limit, offset, highestId);
-    return { total, isLowerBound, ids };
+          : await rowsIn(selection, await pageIdsQuery(selection, search, matches, limit, offset, highestId));
+    return { total, isLowerBound, rows };
   }
 
   /** Ticket rows with their names (ticket-names.repository.ts), in their order. */
-  async function withNames(rows: Selectable<TicketsTable>[]): Promise<TTicket[]> {
+  async function withNames(rows: TicketRow[]): Promise<TTicket[]> {
     const named = await names.of(rows);
     return rows.map((r, i) => ticketOf(r, named[i]!));
   }
 
-  /** The tickets of these ids with their names, in the order of the ids. */
-  async function detailsOf(ids: number[]): Promise<TTicket[]> {
+  /** The ticket rows of these ids, in the order of the ids. */
+  async function rowsOf(ids: number[]): Promise<TicketRow[]> {
     if (ids.length === 0) return [];
     const rows = await db.selectFrom('tickets as t').select(TICKET_COLUMNS).where('t.id', 'in', ids).execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return withNames(ids.flatMap((id) => byId.get(id) ?? []));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
+
+  /**
+   * The ticket rows of the ids a query selects (a page's, at most a page of them), in the list's
+   * order: the ids and their rows in one statement. The order is the page query's own (the sort
+   * column, then the id), applied again to its few rows.
+   */
+  async function rowsIn(selection: TicketSelection, ids: SelectQueryBuilder<DB, never, { id: unknown }>) {
+    const { column, dir } = sortOf(selection);
+    return db
+      .selectFrom('tickets as t')
+      .select(TICKET_COLUMNS)
+      .where('t.id', 'in', ids as never)
+      .$if(column !== 'id', (q) => q.orderBy(sql.ref(`t.${column}`), dir))
+      .orderBy('t.id', dir)
+      .execute();
+  }
+
+  /** The tickets of these ids with their names, in the order of the ids. */
+  const detailsOf = async (ids: number[]): Promise<TTicket[]> => withNames(await rowsOf(ids));
 
   /**
    * Up to `limit` rows of the list after `after` in its order. Sorted by a column, the read goes
@@ -772,7 +806,7 @@ export function createTicketListRepository(
     search: ResolvedSearch,
     after: TicketCursor | null,
     limit: number,
-  ): Promise<Selectable<TicketsTable>[]> {
+  ): Promise<TicketRow[]> {
     const { column, dir } = sortOf(selection);
     const { query, id, sort } = ticketsQuery(selection, search, {
       walk: column !== 'id' && search.kind !== 'words' && search.kind !== 'reference',
@@ -795,9 +829,9 @@ export function createTicketListRepository(
     async list(selection: TicketSelection, { page, per_page }: Pick<TTicketListQuery, 'page' | 'per_page'>) {
       const search = await resolvedSearch(selection);
       if (!search) return { data: [], meta: pageMeta(0, { page, per_page }) };
-      const { total, isLowerBound, ids } = await pageOf(selection, search, per_page, (page - 1) * per_page);
+      const { total, isLowerBound, rows } = await pageOf(selection, search, per_page, (page - 1) * per_page);
       const meta = pageMeta(total, { page, per_page });
-      return { data: await detailsOf(ids), meta: isLowerBound ? { ...meta, total_is_lower_bound: true } : meta };
+      return { data: await withNames(rows), meta: isLowerBound ? { ...meta, total_is_lower_bound: true } : meta };
     },
 
     /** A list's total alone, as its page would give it (exact, or TICKET_COUNT_CAP and a lower bound): a saved view's badge, a Kanban column's. */
@@ -811,10 +845,10 @@ export function createTicketListRepository(
     /** The tickets of these ids with their names, in the order of the ids. */
     detailsOf,
 
-    /** The ids of a list's first tickets in its order. */
-    async firstIds(selection: TicketSelection, limit: number): Promise<number[]> {
+    /** A list's first tickets in its order, with their names. */
+    async first(selection: TicketSelection, limit: number): Promise<TTicket[]> {
       const search = await resolvedSearch(selection);
-      return search ? (await pageOf(selection, search, limit, 0)).ids : [];
+      return search ? withNames((await pageOf(selection, search, limit, 0)).rows) : [];
     },
 
     /**
@@ -842,7 +876,7 @@ export function createTicketListRepository(
         const rows = await keysetRows(selection, search, last, size);
         if (rows.length > 0) yield await withNames(rows);
         if (rows.length < size) return;
-        const end: Selectable<TicketsTable> = rows[rows.length - 1]!;
+        const end: TicketRow = rows[rows.length - 1]!;
         last = { value: end[column] as string | number, id: end.id };
       }
     },

@@ -424,8 +424,7 @@ export function createTicketsRepository(
 
     /** The caller's newest tickets, for the profile card. */
     async lastOf(userId: number, limit: number) {
-      const ids = await lists.firstIds({ scope: { kind: 'mine', userId }, search: '' }, limit);
-      return (await lists.detailsOf(ids)).map((t) => ({
+      return (await lists.first({ scope: { kind: 'mine', userId }, search: '' }, limit)).map((t) => ({
         id: t.id,
         name: t.name,
         description: t.description,
