@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDatabase, type Database } from './database.ts';
+import { createDatabase, isoOfTimestamp, type Database } from './database.ts';
 
 describe('SQLite queries and the event loop', () => {
   let database: Database | undefined;
@@ -76,6 +76,43 @@ describe('PostgreSQL connections', () => {
         ['off', '0'],
         ['off', '0'],
       ]);
+    } finally {
+      await database.destroy();
+    }
+  });
+});
+
+describe('timestamps read from PostgreSQL', () => {
+  it('are the ISO text Date writes, whatever the fraction', () => {
+    for (const text of [
+      '2026-12-06 02:58:11+00',
+      '2026-12-06 02:58:11.1+00',
+      '2026-12-06 02:58:11.12+00',
+      '2026-12-06 02:58:11.123+00',
+      '2026-12-06 02:58:11.123999+00',
+      '1999-01-31 23:59:59.000001+00',
+      '2026-12-06 03:58:11.5+01',
+      '2026-12-05 21:28:11.25-05:30',
+    ]) {
+      expect(isoOfTimestamp(text), text).toBe(new Date(text).toISOString());
+    }
+  });
+
+  it('read the same instant in a UTC session and in another time zone', async () => {
+    const database = createDatabase({
+      databaseUrl: process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+      poolSize: 1,
+    });
+    try {
+      const instant = '2026-03-07T08:09:10.123Z';
+      const read = (zone: string) =>
+        database.db.connection().execute(async (c) => {
+          await sql`select set_config('TimeZone', ${zone}, false)`.execute(c);
+          const { rows } = await sql<{ at: string }>`select ${instant}::timestamptz as at`.execute(c);
+          return rows[0]!.at;
+        });
+      expect(await read('UTC')).toBe(instant);
+      expect(await read('America/Mexico_City')).toBe(instant);
     } finally {
       await database.destroy();
     }
