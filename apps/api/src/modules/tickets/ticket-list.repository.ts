@@ -16,6 +16,7 @@ import {
 import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { pageMeta } from '../../db/paging.ts';
+import { executePrepared } from '../../db/prepared.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
 import { COUNT_KIND, ftsRows, PG_ATTR_MARK, syncTicketIndex } from '../../db/ticket-derivations.ts';
 import { TICKET_COLUMNS } from './ticket-columns.ts';
@@ -607,7 +608,8 @@ export function createTicketListRepository(
     if (sets) {
       const stages = stagesOf(selection);
       const statuses = selection.filters?.status_id ?? [];
-      const row = await db
+      // Its plan is the counters' key whatever the values: prepared, so planned once per connection.
+      const counters = db
         .selectFrom('ticket_counts')
         .select(
           sql<number | string | null>`sum(case when kind = ${sql.lit(COUNT_KIND.self)} then -n else n end)`.as('n'),
@@ -616,9 +618,9 @@ export function createTicketListRepository(
         .where('user_id', 'in', sets.users)
         .$if(stages !== null, (q) => q.where('stage', 'in', stages!))
         .$if(statuses.length > 0, (q) => q.where('status_id', 'in', statuses))
-        .select(HIGHEST_ID)
-        .executeTakeFirstOrThrow();
-      return { total: Number(row.n ?? 0), isLowerBound: false, isCounted: true, highest: Number(row.last ?? 0) };
+        .select(HIGHEST_ID);
+      const [row] = (await executePrepared(db, counters)).rows;
+      return { total: Number(row?.n ?? 0), isLowerBound: false, isCounted: true, highest: Number(row?.last ?? 0) };
     }
     // A bound of the data, never of the clock: the same request on the same data counts the same.
     const conditions = conditionsOf(selection);
@@ -718,8 +720,10 @@ export function createTicketListRepository(
         .selectFrom('tickets')
         .select(COUNTED_COLUMNS)
         .orderBy('id', dir)
-        .limit(COUNTED_WALK_ROWS)
+        .limit(sql.lit(COUNTED_WALK_ROWS))
         .as('t');
+      // The walk's plan is the primary key's whatever the values: prepared (the bound a literal,
+      // so the one plan kept knows how far the walk goes).
       const rows = await rowsIn(
         selection,
         db
@@ -729,6 +733,7 @@ export function createTicketListRepository(
           .orderBy('t.id', dir)
           .limit(limit)
           .offset(offset),
+        true,
       );
       if (rows.length === Math.min(limit, total - offset)) return rows;
     }
@@ -781,17 +786,22 @@ export function createTicketListRepository(
   /**
    * The ticket rows of the ids a query selects (a page's, at most a page of them), in the list's
    * order: the ids and their rows in one statement. The order is the page query's own (the sort
-   * column, then the id), applied again to its few rows.
+   * column, then the id), applied again to its few rows. `isPrepared`: the statement's plan does
+   * not depend on its values (executePrepared).
    */
-  async function rowsIn(selection: TicketSelection, ids: SelectQueryBuilder<DB, never, { id: unknown }>) {
+  async function rowsIn(
+    selection: TicketSelection,
+    ids: SelectQueryBuilder<DB, never, { id: unknown }>,
+    isPrepared = false,
+  ): Promise<TicketRow[]> {
     const { column, dir } = sortOf(selection);
-    return db
+    const query = db
       .selectFrom('tickets as t')
       .select(TICKET_COLUMNS)
       .where('t.id', 'in', ids as never)
       .$if(column !== 'id', (q) => q.orderBy(sql.ref(`t.${column}`), dir))
-      .orderBy('t.id', dir)
-      .execute();
+      .orderBy('t.id', dir);
+    return isPrepared ? (await executePrepared(db, query)).rows : query.execute();
   }
 
   /** The tickets of these ids with their names, in the order of the ids. */
