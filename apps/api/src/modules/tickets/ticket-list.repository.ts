@@ -244,11 +244,12 @@ function countedSets(selection: TicketSelection): { kinds: number[]; users: numb
  *   index would read every match's row), any other up to the cap and one more;
  *   a bound of the data, so the same request on the same data always answers the same total;
  * - the page is that query in the sort's order (then the id) with an offset: its ids, and
- *   the rows of those ids read by the same statement, then their names. Sorted by a column, a list of more matches than the
- *   cap reads the column's index in order instead and filters it (the matches are dense).
+ *   the rows of those ids read by the same statement, then their names. Sorted by a column,
+ *   a list of more matches than the cap reads the column's index in order instead and
+ *   filters it (the matches are dense).
  *   On PostgreSQL, a list counted from the bitmaps sorted by id takes the page's ids from the
  *   bitmaps of the blocks that hold it (idsByBitmaps); one counted from the counters walks the
- *   primary key a bounded way, else takes them from the bitmaps too (countedPageIds).
+ *   primary key a bounded way, else takes them from the bitmaps too (countedPage).
  */
 export function createTicketListRepository(
   database: Database,
@@ -499,20 +500,32 @@ export function createTicketListRepository(
         held += n;
       }
     }
-    return (await idsInBlocks(groups, read, dir)).slice(skip, skip + limit);
+    return (await idsInBlocks(groups, read, dir, skip + limit)).slice(skip, skip + limit);
   }
 
-  /** PostgreSQL: the ids the groups' bitmaps hold in these blocks (bitmapsOf), in `dir` order. */
-  async function idsInBlocks(groups: string[][], blocks: number[], dir: 'asc' | 'desc'): Promise<number[]> {
+  /**
+   * PostgreSQL: the first `count` ids the groups' bitmaps hold in these blocks (bitmapsOf), in
+   * `dir` order. A block's shards interleave its ids (shard = id & 7), so each block's bits are
+   * marked in one flag per id and read back in order, up to the count: no sort of every id.
+   */
+  async function idsInBlocks(groups: string[][], blocks: number[], dir: 'asc' | 'desc', count: number) {
     if (blocks.length === 0) return [];
     const { from, bits } = bitmapsOf(groups, blocks);
     const { rows } = await sql<{ block: number; shard: number; bits: string }>`select g0.block, g0.shard,
       (${bits})::text as bits from ${from}`.execute(db);
     const ids: number[] = [];
-    for (const { block, shard, bits } of rows) {
-      for (let i = bits.indexOf('1'); i !== -1; i = bits.indexOf('1', i + 1)) ids.push(block * 65_536 + i * 8 + shard);
+    const held = new Uint8Array(65_536);
+    for (const block of [...blocks].sort(inOrder(dir))) {
+      held.fill(0);
+      for (const row of rows) {
+        if (row.block !== block) continue;
+        for (let i = row.bits.indexOf('1'); i !== -1; i = row.bits.indexOf('1', i + 1)) held[i * 8 + row.shard] = 1;
+      }
+      const [start, end, step] = dir === 'desc' ? [65_535, -1, -1] : [0, 65_536, 1];
+      for (let i = start; i !== end && ids.length < count; i += step) if (held[i]) ids.push(block * 65_536 + i);
+      if (ids.length >= count) break;
     }
-    return ids.sort(inOrder(dir));
+    return ids;
   }
 
   /**
@@ -693,7 +706,7 @@ export function createTicketListRepository(
   }
 
   /**
-   * PostgreSQL: the page in id order of a list counted from the counters, of `total` tickets.
+   * PostgreSQL: the rows of the page in id order of a list counted from the counters, of `total` tickets.
    * The primary key's walk reads about `lastId / total` tickets for each of the list's, and
    * every ticket of others between two of its own: where others wrote the newest tickets, all
    * of those. So the walk stops after COUNTED_WALK_ROWS, what the bitmaps of the list's tokens
@@ -703,7 +716,7 @@ export function createTicketListRepository(
    * and when it does not hold the page the blocks are counted to find those that do
    * (idsByBitmaps).
    */
-  async function countedPageIds(
+  async function countedPage(
     selection: TicketSelection,
     search: ResolvedSearch,
     total: number,
@@ -739,14 +752,14 @@ export function createTicketListRepository(
     }
     // Every condition of a counted list is one of its tokens (countedSets): it has bitmaps.
     const { groups } = (await bitmapGroups(search, conditions))!;
-    const first = await idsInBlocks(groups, [dir === 'desc' ? (await highestId()) >> 16 : 0], dir);
+    const first = await idsInBlocks(groups, [dir === 'desc' ? (await highestId()) >> 16 : 0], dir, offset + limit);
     if (first.length >= Math.min(offset + limit, total)) return rowsOf(first.slice(offset, offset + limit));
     return rowsOf(await idsByBitmaps({ groups, blocks: await countByBitmaps(groups) }, dir, limit, offset));
   }
 
   /**
    * The list's total and the rows of a page: in id order from the bitmaps it was counted from, or
-   * for a list counted from the counters on PostgreSQL by countedPageIds; else the rows of
+   * for a list counted from the counters on PostgreSQL by countedPage; else the rows of
    * pageIdsQuery's ids, read by one statement. The highest id is read at most once for both,
    * with the total where its statement reads it.
    */
@@ -764,7 +777,7 @@ export function createTicketListRepository(
       isById && bitmaps
         ? await rowsOf(await idsByBitmaps(bitmaps, dir, limit, offset))
         : isById && isCounted && dialect === 'postgres' && conditionsOf(selection).length > 0
-          ? await countedPageIds(selection, search, total, limit, offset, highestId)
+          ? await countedPage(selection, search, total, limit, offset, highestId)
           : await rowsIn(selection, await pageIdsQuery(selection, search, matches, limit, offset, highestId));
     return { total, isLowerBound, rows };
   }
