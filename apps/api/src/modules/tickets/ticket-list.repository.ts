@@ -244,9 +244,9 @@ function countedSets(selection: TicketSelection): { kinds: number[]; users: numb
  *   index would read every match's row), any other up to the cap and one more;
  *   a bound of the data, so the same request on the same data always answers the same total;
  * - the page is that query in the sort's order (then the id) with an offset: its ids, and
- *   the rows of those ids read by the same statement, then their names. Sorted by a column,
- *   a list of more matches than the cap reads the column's index in order instead and
- *   filters it (the matches are dense).
+ *   the rows of those ids (on PostgreSQL by the same statement), then their names. Sorted
+ *   by a column, a list of more matches than the cap reads the column's index in order
+ *   instead and filters it (the matches are dense).
  *   On PostgreSQL, a list counted from the bitmaps sorted by id takes the page's ids from the
  *   bitmaps of the blocks that hold it (idsByBitmaps); one counted from the counters walks the
  *   primary key a bounded way, else takes them from the bitmaps too (countedPage).
@@ -798,15 +798,17 @@ export function createTicketListRepository(
 
   /**
    * The ticket rows of the ids a query selects (a page's, at most a page of them), in the list's
-   * order: the ids and their rows in one statement. The order is the page query's own (the sort
-   * column, then the id), applied again to its few rows. `isPrepared`: the statement's plan does
-   * not depend on its values (executePrepared).
+   * order. On PostgreSQL the ids and their rows are one statement, one round trip: the order is
+   * the page query's own (the sort column, then the id), applied again to its few rows; SQLite,
+   * with no round trip to save, reads the ids and then their rows, which costs it less.
+   * `isPrepared`: the statement's plan does not depend on its values (executePrepared).
    */
   async function rowsIn(
     selection: TicketSelection,
     ids: SelectQueryBuilder<DB, never, { id: unknown }>,
     isPrepared = false,
   ): Promise<TicketRow[]> {
+    if (dialect === 'sqlite') return rowsOf((await ids.execute()).map((r) => Number(r.id)));
     const { column, dir } = sortOf(selection);
     const query = db
       .selectFrom('tickets as t')
