@@ -706,15 +706,15 @@ export function createTicketListRepository(
   }
 
   /**
-   * PostgreSQL: the rows of the page in id order of a list counted from the counters, of `total` tickets.
-   * The primary key's walk reads about `lastId / total` tickets for each of the list's, and
-   * every ticket of others between two of its own: where others wrote the newest tickets, all
-   * of those. So the walk stops after COUNTED_WALK_ROWS, what the bitmaps of the list's tokens
-   * cost (which hold exactly its tickets): a page it does not fill comes from them, at most
-   * twice what either alone costs; one an even spread would not fill in that walk comes from
-   * them at once. From the bitmaps, the first block of ids in the page's order is read first,
-   * and when it does not hold the page the blocks are counted to find those that do
-   * (idsByBitmaps).
+   * PostgreSQL: the rows of the page in id order of a list counted from the counters, of
+   * `total` tickets. The primary key's walk reads about `lastId / total` tickets for each of
+   * the list's, and every ticket of others between two of its own: where others wrote the
+   * newest tickets, all of those. So the walk stops after COUNTED_WALK_ROWS, what the bitmaps
+   * of the list's tokens cost (which hold exactly its tickets): a page it does not fill comes
+   * from them, at most twice what either alone costs; one an even spread would not fill in
+   * that walk comes from them at once. From the bitmaps, the first block of ids in the page's
+   * order is read first, and when it does not hold the page the blocks are counted to find
+   * those that do (idsByBitmaps).
    */
   async function countedPage(
     selection: TicketSelection,
@@ -760,8 +760,8 @@ export function createTicketListRepository(
   /**
    * The list's total and the rows of a page: in id order from the bitmaps it was counted from, or
    * for a list counted from the counters on PostgreSQL by countedPage; else the rows of
-   * pageIdsQuery's ids, read by one statement. The highest id is read at most once for both,
-   * with the total where its statement reads it.
+   * pageIdsQuery's ids (rowsIn). The highest id is read at most once for both, with the total
+   * where its statement reads it.
    */
   async function pageOf(selection: TicketSelection, search: ResolvedSearch, limit: number, offset: number) {
     const counted = await totalOf(selection, search);
