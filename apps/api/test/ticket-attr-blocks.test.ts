@@ -1,21 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rebuildTicketAttrBlocks } from '../src/db/ticket-derivations.ts';
+import { rebuildSqliteAttrBits, rebuildTicketAttrBlocks } from '../src/db/ticket-derivations.ts';
 import { createSiblingApp, createTestApp, ticketBody, type TestApp } from './helper.ts';
 import { attrBitmaps } from './ticket-recount.ts';
 
 /**
- * PostgreSQL keeps, for each attribute token, bitmaps of the tickets carrying it
- * (`ticket_attr_blocks`), from which filtered list totals are counted. Whoever writes the
- * tickets (the application, a script in SQL, two processes at once), the bitmaps stay what a
- * rebuild from the tickets gives, and the totals are the tickets' own count.
+ * Both databases keep, for each attribute token, bitmaps of the tickets carrying it
+ * (PostgreSQL `ticket_attr_blocks`, SQLite `ticket_attr_bits`), from which filtered list totals
+ * are counted. Whoever writes the tickets (the application, a script in SQL, two processes at
+ * once), the bitmaps stay what a rebuild from the tickets gives, and the totals are the
+ * tickets' own count.
  */
-describe('attribute bitmaps on postgres', () => {
+describe.each(['sqlite', 'postgres'] as const)('attribute bitmaps on %s', (dialect) => {
   let t: TestApp;
   let admin: string;
   const db = () => t.services.database.db;
+  const rebuild = () => (dialect === 'postgres' ? rebuildTicketAttrBlocks(db()) : rebuildSqliteAttrBits(db()));
+  const bitmaps = () => attrBitmaps(db(), dialect);
 
   beforeAll(async () => {
-    t = await createTestApp('postgres');
+    t = await createTestApp(dialect);
     admin = await t.login('admin');
   });
   afterAll(() => t?.close());
@@ -101,9 +104,19 @@ describe('attribute bitmaps on postgres', () => {
       const { listed, counted } = await totals(filters);
       expect(listed, JSON.stringify(filters)).toBe(counted);
     }
-    const maintained = await attrBitmaps(db());
-    await rebuildTicketAttrBlocks(db());
-    expect(await attrBitmaps(db())).toEqual(maintained);
+    // Mis Tickets with a filter: the user's tickets as creator or assignee, ORed, then the filter.
+    const agente = await t.login('agente');
+    const mine = (await t.call(agente, 'POST', '/api/tickets', { page: 1, per_page: 10, filters: { area_id: [2] } })).json();
+    const { n } = await db()
+      .selectFrom('tickets')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('area_id', '=', 2)
+      .where((eb) => eb.or([eb('created_by', '=', userId), eb('user_assigned_id', '=', userId)]))
+      .executeTakeFirstOrThrow();
+    expect(mine.meta.total).toBe(Number(n));
+    const maintained = await bitmaps();
+    await rebuild();
+    expect(await bitmaps()).toEqual(maintained);
   });
 
   it('stays exact with two processes creating and reassigning tickets at once', async () => {
@@ -137,9 +150,9 @@ describe('attribute bitmaps on postgres', () => {
       expect((await totals({ priority_type_id: [2], area_id: [2] })).listed).toBe(
         (await totals({ priority_type_id: [2], area_id: [2] })).counted,
       );
-      const maintained = await attrBitmaps(db());
-      await rebuildTicketAttrBlocks(db());
-      expect(await attrBitmaps(db())).toEqual(maintained);
+      const maintained = await bitmaps();
+      await rebuild();
+      expect(await bitmaps()).toEqual(maintained);
     } finally {
       await other.close();
     }

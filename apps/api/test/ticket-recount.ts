@@ -7,6 +7,7 @@ import {
 } from '@portal/contract';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB, TicketsTable } from '../src/db/schema.ts';
+import { ATTR_BIT_WORDS } from '../src/db/ticket-derivations.ts';
 
 /**
  * The lists' oracle: which tickets a list shows and in what order, worked out from the rows
@@ -102,12 +103,20 @@ export function parseCsv(text: string): string[][] {
   return rows;
 }
 
-/** PostgreSQL: every attribute bitmap with a bit set (`ticket_attr_blocks`), its bits as text. */
-export const attrBitmaps = async (db: Kysely<DB>) =>
-  (
-    await sql<{ token: string; block: number; shard: number; bits: string }>`select token, block, shard,
+/**
+ * Every attribute bitmap with a bit set: PostgreSQL's `ticket_attr_blocks`, its bits as text;
+ * SQLite's `ticket_attr_bits`, its words.
+ */
+export const attrBitmaps = async (db: Kysely<DB>, dialect: 'sqlite' | 'postgres' = 'postgres') =>
+  dialect === 'postgres'
+    ? (
+        await sql<{ token: string; block: number; shard: number; bits: string }>`select token, block, shard,
       bits::text as bits from ticket_attr_blocks where bit_count(bits) > 0 order by token, block, shard`.execute(db)
-  ).rows;
+      ).rows
+    : (
+        await sql.raw<Record<string, unknown>>(`select * from ticket_attr_bits
+      where ${ATTR_BIT_WORDS.join(' | ')} <> 0 order by token, chunk`).execute(db)
+      ).rows;
 
 /** PostgreSQL: the kept word counts (`ticket_word_counts`), shards added up, without the words no ticket holds. */
 export const keptWordCounts = async (db: Kysely<DB>) =>

@@ -51,6 +51,7 @@ import * as wordBitmaps from './migrations/0050-word-bitmaps.ts';
 import * as ticketSearchPrefixes from './migrations/0051-ticket-search-prefixes.ts';
 import * as ticketSearchDocPrefixes from './migrations/0052-ticket-search-doc-prefixes.ts';
 import * as ticketCountsByStatus from './migrations/0053-ticket-counts-by-status.ts';
+import * as sqliteTicketAttrBits from './migrations/0054-sqlite-ticket-attr-bits.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -107,6 +108,7 @@ const migrations: Record<string, DialectMigration> = {
   '0051-ticket-search-prefixes': ticketSearchPrefixes,
   '0052-ticket-search-doc-prefixes': ticketSearchDocPrefixes,
   '0053-ticket-counts-by-status': ticketCountsByStatus,
+  '0054-sqlite-ticket-attr-bits': sqliteTicketAttrBits,
 };
 
 class StaticProvider implements MigrationProvider {

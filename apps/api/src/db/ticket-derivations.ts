@@ -45,6 +45,17 @@ export function registerSqliteFunctions(connection: SQLite.Database): void {
   connection.function('portal_fts_match', { deterministic: true }, (query: unknown, body: unknown, attrs: unknown) =>
     fts5Matches(String(query), { body: columnWords(String(body)), attrs: columnWords(String(attrs)) }) ? 1 : 0,
   );
+  // How many bits the words of 32 bits hold (`ticket_attr_bits`, lists' totals).
+  connection.function('portal_bit_count', { deterministic: true, varargs: true }, (...words: unknown[]) => {
+    let n = 0;
+    for (const word of words) {
+      let v = Number(word) >>> 0;
+      v -= (v >>> 1) & 0x55555555;
+      v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+      n += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+    }
+    return n;
+  });
 }
 
 /** The counted sets of `ticket_counts.kind`; `user_id` is 0 where no user applies. */
@@ -302,6 +313,27 @@ export async function rebuildTicketCounts<T>(db: Kysely<T>): Promise<void> {
   await insert(COUNT_KIND.self, sql`created_by`, sql`created_by = user_assigned_id`);
 }
 
+/** SQLite: the words of a row of `ticket_attr_bits` (migration 0054), 32 bits each. */
+export const ATTR_BIT_WORDS = Array.from({ length: 32 }, (_, i) => `w${i}`);
+
+/**
+ * SQLite: recomputes `ticket_attr_bits` from the tickets: ticket `id` is bit `id & 31` of word
+ * `(id >> 5) & 31` of its token's row of chunk `id >> 10` (a word's bits are distinct tickets,
+ * so their sum is their OR).
+ */
+export async function rebuildSqliteAttrBits<T>(db: Kysely<T>): Promise<void> {
+  await sql`delete from ticket_attr_bits`.execute(db);
+  const tokens = tokenFields.filter((f) => f.kind !== 'id').map((f) => tokenOf(f, 't'));
+  const words = ATTR_BIT_WORDS.map((_, i) => `sum(iif(t.id >> 5 & 31 = ${i}, 1 << (t.id & 31), 0))`);
+  await sql
+    .raw(
+      `insert into ticket_attr_bits (token, chunk, ${ATTR_BIT_WORDS.join(', ')})
+        select j.value, t.id >> 10, ${words.join(', ')}
+        from tickets t, json_each(json_array(${tokens.join(', ')})) j group by j.value, t.id >> 10`,
+    )
+    .execute(db);
+}
+
 /** Recomputes SQLite's FTS5 index from the tickets. */
 function rebuildSqliteIndex<T>(db: Kysely<T>): Promise<void> {
   // One transaction, so no queued sync runs between emptying the index and filling it again.
@@ -474,6 +506,9 @@ const derivationTriggers: Record<Dialect, TableTriggers[]> = {
         'tickets_sla_index',
         'tickets_sla_watch_insert',
         'tickets_sla_watch_update',
+        'tickets_attr_bits_insert',
+        'tickets_attr_bits_update',
+        'tickets_attr_bits_delete',
       ],
     },
   ],
@@ -522,6 +557,8 @@ export async function withTicketDerivationsSuspended<T>(
       if (isPg) {
         await rebuildTicketWordCounts(db);
         await rebuildTicketAttrBlocks(db);
+      } else {
+        await rebuildSqliteAttrBits(db);
       }
       await rebuildTicketCounts(db);
       await rebuildTicketSlaWatch(db, dialect);

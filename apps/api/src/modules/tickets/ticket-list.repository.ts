@@ -18,7 +18,7 @@ import type { Database } from '../../db/database.ts';
 import { pageMeta } from '../../db/paging.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import type { DB, TicketsTable } from '../../db/schema.ts';
-import { COUNT_KIND, ftsRows, PG_ATTR_MARK, syncTicketIndex } from '../../db/ticket-derivations.ts';
+import { ATTR_BIT_WORDS, COUNT_KIND, ftsRows, PG_ATTR_MARK, syncTicketIndex } from '../../db/ticket-derivations.ts';
 import { TICKET_COLUMNS } from './ticket-columns.ts';
 import { ticketOf, type TicketNamesRepository } from './ticket-names.repository.ts';
 import { fts5Body, parseTicketSearch, pgPrefixLexeme, pgTsquery, termsOf, type TicketSearch } from './ticket-search.ts';
@@ -117,6 +117,14 @@ const WALK_ROWS = 20_000;
  * `rowid` condition on a REAL.
  */
 const idLiteral = (id: number) => sql.lit(Math.trunc(id));
+
+/**
+ * SQLite: the most tokens a total counted from the attribute bitmaps joins (countByBits), and
+ * how many chunks of 1,024 ids one of its statements counts before the next looks again
+ * whether the cap is passed.
+ */
+const BITS_MAX_TOKENS = 8;
+const BITS_CHUNKS_PER_STEP = 1_024;
 
 /** A searched word starting more indexed words than this is read as a prefix instead. */
 const MAX_PREFIX_TERMS = 32;
@@ -603,6 +611,58 @@ export function createTicketListRepository(
   }
 
   /**
+   * SQLite: how many tickets meet every condition, counted from the attribute bitmaps
+   * (`ticket_attr_bits`, migration 0054): for each chunk of 1,024 ids, the rows of the
+   * conditions' tokens are joined on the chunk, a condition's tokens ORed and the conditions
+   * ANDed word by word, and the bits counted. FTS5 would read every posting of each token
+   * before an AND of common tokens finds its sparse matches; these read one row per token and
+   * chunk. Chunks are counted in steps, and the count stops past the cap. Null when the text
+   * index is the cheaper way: a single condition (the index stops at the cap), a condition
+   * without tokens (a date range), or too many tokens to join; or when no condition has one
+   * token alone to start the join from.
+   */
+  async function countByBits(conditions: Condition[]): Promise<{ n: number; highest: number } | null> {
+    if (conditions.length < 2 || conditions.some((c) => c.tokens === null)) return null;
+    const groups = conditions.map((c) => [...new Set(c.tokens!)]);
+    const start = groups.findIndex((g) => g.length === 1);
+    if (start === -1 || groups.flat().length > BITS_MAX_TOKENS) return null;
+    const [first] = groups.splice(start, 1)[0]!;
+    const joins: RawBuilder<unknown>[] = [];
+    const terms = groups.map((tokens) => {
+      // A token alone must have a row in the chunk; one of several may not.
+      const names = tokens.map((token) => {
+        const name = sql.raw(`b${joins.length + 1}`);
+        joins.push(
+          sql`${sql.raw(tokens.length === 1 ? 'join' : 'left join')} ticket_attr_bits ${name}
+            on ${name}.token = ${token} and ${name}.chunk = b0.chunk`,
+        );
+        return name;
+      });
+      return (word: string) =>
+        names.length === 1
+          ? sql`${names[0]}.${sql.raw(word)}`
+          : sql`(${sql.join(
+              names.map((n) => sql`coalesce(${n}.${sql.raw(word)}, 0)`),
+              sql` | `,
+            )})`;
+    });
+    const words = ATTR_BIT_WORDS.map(
+      (word) => sql`${sql.join([sql`b0.${sql.raw(word)}`, ...terms.map((term) => term(word))], sql` & `)}`,
+    );
+    let n = 0;
+    let highest: number | undefined;
+    for (let chunk = 0; ; chunk += BITS_CHUNKS_PER_STEP) {
+      const { rows } = await sql<{ n: number | null; last: number | null }>`select
+          sum(portal_bit_count(${sql.join(words)})) as n, ${HIGHEST_ID}
+        from ticket_attr_bits b0 ${sql.join(joins, sql` `)}
+        where b0.token = ${first} and b0.chunk >= ${chunk} and b0.chunk < ${chunk + BITS_CHUNKS_PER_STEP}`.execute(db);
+      n += Number(rows[0]?.n ?? 0);
+      highest ??= Number(rows[0]?.last ?? 0);
+      if (n > TICKET_COUNT_CAP || chunk + BITS_CHUNKS_PER_STEP > highest >> 10) return { n, highest };
+    }
+  }
+
+  /**
    * The list's total: exact from the counters (`isCounted`) when they hold its conditions, else
    * counted up to the cap; with the highest id (`highest`) where its statement can read it.
    */
@@ -650,6 +710,11 @@ export function createTicketListRepository(
         const bitmaps = isExact && numbered === 0 ? { groups, blocks } : undefined;
         return { total: Math.min(n, TICKET_COUNT_CAP), isLowerBound: isOverCap, matches: n, bitmaps };
       }
+    }
+    const bits = dialect === 'sqlite' && search.kind === 'none' ? await countByBits(conditions) : null;
+    if (bits) {
+      const isOverCap = bits.n > TICKET_COUNT_CAP;
+      return { total: Math.min(bits.n, TICKET_COUNT_CAP), isLowerBound: isOverCap, matches: bits.n, highest: bits.highest };
     }
     const { query } = ticketsQuery(selection, search, { needsRow: false });
     const { n, last } = await db
