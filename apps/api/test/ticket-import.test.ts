@@ -10,7 +10,7 @@ import { csvLine } from '../src/lib/csv.ts';
 import { readCsv } from '../src/lib/csv-reader.ts';
 import { importTicketsFile } from '../src/modules/tickets/ticket-import-file.ts';
 import { postgresSchema, sqliteSchema } from './schema-dump.ts';
-import { attrBitmaps, indexedWordCounts, keptWordCounts, parseCsv } from './ticket-recount.ts';
+import { attrBitmaps, indexedWordCounts, keptWordCounts, parseCsv, sqliteAttrBits } from './ticket-recount.ts';
 import { createTestApp, dialects, type TestApp } from './helper.ts';
 
 const BOUNDARY = '----portal-import-boundary-4f1c';
@@ -395,7 +395,7 @@ describe.each(dialects)('Ticket import on %s', (dialect) => {
         await sql`select kind, user_id, stage, sum(n) as n from ticket_counts group by kind, user_id, stage
           having sum(n) <> 0 order by kind, user_id, stage`.execute(db())
       ).rows,
-      bitmaps: await attrBitmaps(db(), dialect),
+      bitmaps: dialect === 'postgres' ? await attrBitmaps(db()) : await sqliteAttrBits(db()),
       ...(dialect === 'postgres'
         ? { words: await keptWordCounts(db()) }
         : { words: (await sql`select word from ticket_words order by word`.execute(db())).rows }),

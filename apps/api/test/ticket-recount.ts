@@ -103,20 +103,22 @@ export function parseCsv(text: string): string[][] {
   return rows;
 }
 
-/**
- * Every attribute bitmap with a bit set: PostgreSQL's `ticket_attr_blocks`, its bits as text;
- * SQLite's `ticket_attr_bits`, its words.
- */
-export const attrBitmaps = async (db: Kysely<DB>, dialect: 'sqlite' | 'postgres' = 'postgres') =>
-  dialect === 'postgres'
-    ? (
-        await sql<{ token: string; block: number; shard: number; bits: string }>`select token, block, shard,
+/** PostgreSQL: every attribute bitmap with a bit set (`ticket_attr_blocks`), its bits as text. */
+export const attrBitmaps = async (db: Kysely<DB>) =>
+  (
+    await sql<{ token: string; block: number; shard: number; bits: string }>`select token, block, shard,
       bits::text as bits from ticket_attr_blocks where bit_count(bits) > 0 order by token, block, shard`.execute(db)
-      ).rows
-    : (
-        await sql.raw<Record<string, unknown>>(`select * from ticket_attr_bits
-      where ${ATTR_BIT_WORDS.join(' | ')} <> 0 order by token, chunk`).execute(db)
-      ).rows;
+  ).rows;
+
+/** SQLite: every row of attribute bitmaps with a bit set (`ticket_attr_bits`), with its words. */
+export const sqliteAttrBits = async (db: Kysely<DB>) =>
+  (
+    await sql
+      .raw<Record<string, number | string>>(
+        `select * from ticket_attr_bits where ${ATTR_BIT_WORDS.join(' | ')} <> 0 order by token, chunk`,
+      )
+      .execute(db)
+  ).rows;
 
 /** PostgreSQL: the kept word counts (`ticket_word_counts`), shards added up, without the words no ticket holds. */
 export const keptWordCounts = async (db: Kysely<DB>) =>

@@ -27,16 +27,15 @@ const tokens = (r: string) => `json_array('priority' || ${r}.priority_type_id, '
 /** Word `i` of ticket `r.id`'s chunk with only its bit set (0 when its bit is in another word). */
 const bit = (r: string, i: number) => `iif(${r}.id >> 5 & 31 = ${i}, 1 << (${r}.id & 31), 0)`;
 
-/** Sets the bit of `new.id` in the rows of the tokens `source` selects (as `value`). */
-const setBits = (source: string) => `insert into ticket_attr_bits (token, chunk, ${WORDS.join(', ')})
-    select value, new.id >> 10, ${WORDS.map((_, i) => bit('new', i)).join(', ')}
+/**
+ * Sets (`r` = `new`) or clears (`r` = `old`) the bit of `r.id` in the rows of the tokens `source`
+ * selects (as `value`). Both are an upsert on the primary key, which SQLite always seeks: an
+ * update by `token in (<the tokens>)` in a trigger scans the table.
+ */
+const moveBits = (r: 'new' | 'old', source: string) => `insert into ticket_attr_bits (token, chunk, ${WORDS.join(', ')})
+    select value, ${r}.id >> 10, ${WORDS.map((_, i) => bit(r, i)).join(', ')}
     from (${source}) where true
-    on conflict (token, chunk) do update set ${WORDS.map((w) => `${w} = ${w} | excluded.${w}`).join(', ')};`;
-
-/** Clears the bit of `old.id` in the rows of the tokens `source` selects (as `value`). */
-const clearBits = (source: string) => `update ticket_attr_bits
-    set ${WORDS.map((w, i) => `${w} = ${w} & ~${bit('old', i)}`).join(', ')}
-    where chunk = old.id >> 10 and token in (${source});`;
+    on conflict (token, chunk) do update set ${WORDS.map((w) => (r === 'new' ? `${w} = ${w} | excluded.${w}` : `${w} = ${w} & ~excluded.${w}`)).join(', ')};`;
 
 const newTokens = `select value from json_each(${tokens('new')})`;
 const oldTokens = `select value from json_each(${tokens('old')})`;
@@ -55,17 +54,17 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
       from tickets t, json_each(${tokens('t')}) j
       group by j.value, t.id >> 10`,
     `create trigger tickets_attr_bits_insert after insert on tickets begin
-      ${setBits(newTokens)}
+      ${moveBits('new', newTokens)}
     end`,
     // Only the tokens the write changed: most updates change one field, or none of these.
     `create trigger tickets_attr_bits_update after update of priority_type_id, status_id, project_id,
       area_id, category_id, difficulty_id, created_by, user_assigned_id, group_id, stage, sla_state on tickets
     begin
-      ${clearBits(`${oldTokens} except ${newTokens}`)}
-      ${setBits(`${newTokens} except ${oldTokens}`)}
+      ${moveBits('old', `${oldTokens} except ${newTokens}`)}
+      ${moveBits('new', `${newTokens} except ${oldTokens}`)}
     end`,
     `create trigger tickets_attr_bits_delete after delete on tickets begin
-      ${clearBits(oldTokens)}
+      ${moveBits('old', oldTokens)}
     end`,
   ]);
 }

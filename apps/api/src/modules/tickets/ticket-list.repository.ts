@@ -13,7 +13,7 @@ import {
   type TTicketListQuery,
   type TTicketSort,
 } from '@portal/contract';
-import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { CompiledQuery, sql, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { pageMeta } from '../../db/paging.ts';
 import { executePrepared } from '../../db/prepared.ts';
@@ -120,11 +120,11 @@ const idLiteral = (id: number) => sql.lit(Math.trunc(id));
 
 /**
  * SQLite: the most tokens a total counted from the attribute bitmaps joins (countByBits), and
- * how many chunks of 1,024 ids one of its statements counts before the next looks again
- * whether the cap is passed.
+ * how many chunks of 1,024 ids its first statement counts (each next one twice as many, until
+ * the cap is passed): a list of common tickets is over the cap within the first few.
  */
 const BITS_MAX_TOKENS = 8;
-const BITS_CHUNKS_PER_STEP = 1_024;
+const BITS_FIRST_CHUNKS = 64;
 
 /** A searched word starting more indexed words than this is read as a prefix instead. */
 const MAX_PREFIX_TERMS = 32;
@@ -616,7 +616,8 @@ export function createTicketListRepository(
    * conditions' tokens are joined on the chunk, a condition's tokens ORed and the conditions
    * ANDed word by word, and the bits counted. FTS5 would read every posting of each token
    * before an AND of common tokens finds its sparse matches; these read one row per token and
-   * chunk. Chunks are counted in steps, and the count stops past the cap. Null when the text
+   * chunk. Chunks are counted in growing steps from the oldest, and the count stops past the
+   * cap (always at the same chunk for the same data). Null when the text
    * index is the cheaper way: a single condition (the index stops at the cap), a condition
    * without tokens (a date range), or too many tokens to join; or when no condition has one
    * token alone to start the join from.
@@ -649,16 +650,19 @@ export function createTicketListRepository(
     const words = ATTR_BIT_WORDS.map(
       (word) => sql`${sql.join([sql`b0.${sql.raw(word)}`, ...terms.map((term) => term(word))], sql` & `)}`,
     );
+    // Compiled once: each step binds its own chunks, the last two parameters.
+    const query = sql<{ n: number | null; last: number | null }>`select
+        sum(portal_bit_count(${sql.join(words)})) as n, ${HIGHEST_ID}
+      from ticket_attr_bits b0 ${sql.join(joins, sql` `)}
+      where b0.token = ${first} and b0.chunk >= ${0} and b0.chunk < ${0}`.compile(db);
     let n = 0;
     let highest: number | undefined;
-    for (let chunk = 0; ; chunk += BITS_CHUNKS_PER_STEP) {
-      const { rows } = await sql<{ n: number | null; last: number | null }>`select
-          sum(portal_bit_count(${sql.join(words)})) as n, ${HIGHEST_ID}
-        from ticket_attr_bits b0 ${sql.join(joins, sql` `)}
-        where b0.token = ${first} and b0.chunk >= ${chunk} and b0.chunk < ${chunk + BITS_CHUNKS_PER_STEP}`.execute(db);
+    for (let chunk = 0, step = BITS_FIRST_CHUNKS; ; chunk += step, step *= 2) {
+      const parameters = [...query.parameters.slice(0, -2), chunk, chunk + step];
+      const { rows } = await db.executeQuery(CompiledQuery.raw(query.sql, parameters) as typeof query);
       n += Number(rows[0]?.n ?? 0);
       highest ??= Number(rows[0]?.last ?? 0);
-      if (n > TICKET_COUNT_CAP || chunk + BITS_CHUNKS_PER_STEP > highest >> 10) return { n, highest };
+      if (n > TICKET_COUNT_CAP || chunk + step > highest >> 10) return { n, highest };
     }
   }
 
@@ -714,7 +718,12 @@ export function createTicketListRepository(
     const bits = dialect === 'sqlite' && search.kind === 'none' ? await countByBits(conditions) : null;
     if (bits) {
       const isOverCap = bits.n > TICKET_COUNT_CAP;
-      return { total: Math.min(bits.n, TICKET_COUNT_CAP), isLowerBound: isOverCap, matches: bits.n, highest: bits.highest };
+      return {
+        total: Math.min(bits.n, TICKET_COUNT_CAP),
+        isLowerBound: isOverCap,
+        matches: bits.n,
+        highest: bits.highest,
+      };
     }
     const { query } = ticketsQuery(selection, search, { needsRow: false });
     const { n, last } = await db
