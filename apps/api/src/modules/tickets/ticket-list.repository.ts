@@ -126,6 +126,9 @@ const idLiteral = (id: number) => sql.lit(Math.trunc(id));
 const BITS_MAX_TOKENS = 8;
 const BITS_FIRST_CHUNKS = 64;
 
+/** SQLite: how many chunks' rows of each token countByBits reads to choose where its join starts. */
+const BITS_FEW_CHUNKS = 256;
+
 /** A searched word starting more indexed words than this is read as a prefix instead. */
 const MAX_PREFIX_TERMS = 32;
 
@@ -625,16 +628,32 @@ export function createTicketListRepository(
   async function countByBits(conditions: Condition[]): Promise<{ n: number; highest: number } | null> {
     if (conditions.length < 2 || conditions.some((c) => c.tokens === null)) return null;
     const groups = conditions.map((c) => [...new Set(c.tokens!)]);
-    const start = groups.findIndex((g) => g.length === 1);
-    if (start === -1 || groups.flat().length > BITS_MAX_TOKENS) return null;
-    const [first] = groups.splice(start, 1)[0]!;
+    const alone = groups.filter((g) => g.length === 1).map(([token]) => token!);
+    if (alone.length === 0 || groups.flat().length > BITS_MAX_TOKENS) return null;
+    // The join starts from the token alone in fewest chunks (a user's tickets, say): the others
+    // are looked up in its chunks only. Rows are counted up to a bound, enough to tell.
+    const { rows: sizes } = await sql<Record<string, number>>`select ${sql.join(
+      alone.map(
+        (token, i) => sql`(select count(*) from (select 1 from ticket_attr_bits where token = ${token}
+          limit ${sql.lit(BITS_FEW_CHUNKS)})) as ${sql.raw(`n${i}`)}`,
+      ),
+    )}`.execute(db);
+    const rowsOf = (i: number) => Number(sizes[0]![`n${i}`]);
+    let start = 0;
+    for (let i = 1; i < alone.length; i++) if (rowsOf(i) < rowsOf(start)) start = i;
+    const first = alone[start]!;
+    groups.splice(
+      groups.findIndex((g) => g.length === 1 && g[0] === first),
+      1,
+    );
     const joins: RawBuilder<unknown>[] = [];
     const terms = groups.map((tokens) => {
-      // A token alone must have a row in the chunk; one of several may not.
+      // A token alone must have a row in the chunk; one of several may not. `cross join` keeps
+      // SQLite's join order: every other token is looked up in the first one's chunks.
       const names = tokens.map((token) => {
         const name = sql.raw(`b${joins.length + 1}`);
         joins.push(
-          sql`${sql.raw(tokens.length === 1 ? 'join' : 'left join')} ticket_attr_bits ${name}
+          sql`${sql.raw(tokens.length === 1 ? 'cross join' : 'left join')} ticket_attr_bits ${name}
             on ${name}.token = ${token} and ${name}.chunk = b0.chunk`,
         );
         return name;
