@@ -30,6 +30,9 @@ import { withTriggersOff, type TableTriggers } from './triggers.ts';
  *   for every 8,192 tickets (migrations 0027, 0039, 0049 and 0050); and
  *   `ticket_word_counts`, how many tickets hold each word, so a search for a common word is
  *   told "more than" the cap without counting its matches (migration 0048);
+ * - on SQLite, `ticket_attr_bits`: for each attribute token, bitmaps of the tickets carrying it,
+ *   1,024 ids a row, so a list filtered by several fields is counted without FTS5 reading every
+ *   posting of each token (migration 0054);
  * - `ticket_counts`: how many tickets per stage and status in each counted set (migration
  *   0053 added the status), so list totals and the workload read a few rows instead of
  *   counting tickets. Rows are spread over `COUNT_SHARDS` shards (by ticket id) so

@@ -252,8 +252,10 @@ function countedSets(selection: TicketSelection): { kinds: number[]; users: numb
  *   hold over it uncounted (oneCommonWordCount), a list without a date range whose words are all
  *   common from the bitmaps of its tokens and words (countByBitmaps), one whose common words
  *   alone give more matches than the cap as over it (a prefix of thousands of words: the text
- *   index would read every match's row), any other up to the cap and one more;
- *   a bound of the data, so the same request on the same data always answers the same total;
+ *   index would read every match's row); on SQLite, a list of several conditions without
+ *   words or dates from the bitmaps of its tokens (countByBits); any other up to the cap and
+ *   one more; a bound of the data, so the same request on the same data always answers the
+ *   same total;
  * - the page is that query in the sort's order (then the id) with an offset: its ids, and
  *   the rows of those ids (on PostgreSQL by the same statement), then their names. Sorted
  *   by a column, a list of more matches than the cap reads the column's index in order
