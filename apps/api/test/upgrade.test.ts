@@ -9,10 +9,15 @@ import { loadConfig } from '../src/config.ts';
 import { createDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
 import { seedIfEmpty } from '../src/db/seed.ts';
-import { PG_PREFIX_MARK, pgSearchDocOf, rebuildTicketAttrBlocks } from '../src/db/ticket-derivations.ts';
+import {
+  PG_PREFIX_MARK,
+  pgSearchDocOf,
+  rebuildSqliteAttrBits,
+  rebuildTicketAttrBlocks,
+} from '../src/db/ticket-derivations.ts';
 import { createPgDatabase, dialects, dropDatabase, startTestApp, ticketBody, type TestApp } from './helper.ts';
 import { postgresSchema, sqliteSchema } from './schema-dump.ts';
-import { attrBitmaps, indexedWordCounts, keptWordCounts } from './ticket-recount.ts';
+import { attrBitmaps, indexedWordCounts, keptWordCounts, sqliteAttrBits } from './ticket-recount.ts';
 
 /**
  * Upgrading from the previous release, as the README's "Upgrading" says: a database created and
@@ -228,6 +233,14 @@ describe.each(dialects)('upgrading a %s database from the previous release', (di
       expect(rows[0]).toEqual({ differ: 0, prefixed: rows[0]!.n, n: rows[0]!.n });
     },
   );
+
+  it.runIf(dialect === 'sqlite')('carries the tickets into the attribute bitmaps: they are a rebuild', async () => {
+    const db = database.db;
+    const carried = await sqliteAttrBits(db);
+    expect(carried.length).toBeGreaterThan(0);
+    await rebuildSqliteAttrBits(db);
+    expect(await sqliteAttrBits(db)).toEqual(carried);
+  });
 });
 
 /** The migrations a database has run, by name. */

@@ -622,10 +622,9 @@ export function createTicketListRepository(
    * ANDed word by word, and the bits counted. FTS5 would read every posting of each token
    * before an AND of common tokens finds its sparse matches; these read one row per token and
    * chunk. Chunks are counted in growing steps from the oldest, and the count stops past the
-   * cap (always at the same chunk for the same data). Null when the text
-   * index is the cheaper way: a single condition (the index stops at the cap), a condition
-   * without tokens (a date range), or too many tokens to join; or when no condition has one
-   * token alone to start the join from.
+   * cap (always at the same chunk for the same data). Null when the text index is the cheaper
+   * way: a single condition (the index stops at the cap), a condition without tokens (a date
+   * range), too many tokens to join, or no condition of one token alone to start the join from.
    */
   async function countByBits(conditions: Condition[]): Promise<{ n: number; highest: number } | null> {
     if (conditions.length < 2 || conditions.some((c) => c.tokens === null)) return null;
