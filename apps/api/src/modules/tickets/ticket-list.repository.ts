@@ -120,8 +120,8 @@ const idLiteral = (id: number) => sql.lit(Math.trunc(id));
 
 /**
  * SQLite: the most tokens a total counted from the attribute bitmaps joins (countByBits), and
- * how many chunks of 1,024 ids its first statement counts (each next one twice as many, until
- * the cap is passed): a list of common tickets is over the cap within the first few.
+ * how many chunks of 1,024 ids its first statement counts (each next one as many as the
+ * matches so far say the cap needs): a list of common tickets is over the cap at once.
  */
 const BITS_MAX_TOKENS = 8;
 const BITS_FIRST_CHUNKS = 64;
@@ -621,10 +621,10 @@ export function createTicketListRepository(
    * conditions' tokens are joined on the chunk, a condition's tokens ORed and the conditions
    * ANDed word by word, and the bits counted. FTS5 would read every posting of each token
    * before an AND of common tokens finds its sparse matches; these read one row per token and
-   * chunk. Chunks are counted in growing steps from the oldest, and the count stops past the
-   * cap (always at the same chunk for the same data). Null when the text index is the cheaper
-   * way: a single condition (the index stops at the cap), a condition without tokens (a date
-   * range), too many tokens to join, or no condition of one token alone to start the join from.
+   * chunk. Chunks are counted in steps from the oldest, and the count stops past the cap (always
+   * at the same chunk for the same data). Null when the text index is the cheaper way: a single
+   * condition (the index stops at the cap), a condition without tokens (a date range), too many
+   * tokens to join, or no condition of one token alone to start the join from.
    */
   async function countByBits(conditions: Condition[]): Promise<{ n: number; highest: number } | null> {
     if (conditions.length < 2 || conditions.some((c) => c.tokens === null)) return null;
@@ -677,12 +677,17 @@ export function createTicketListRepository(
       where b0.token = ${first} and b0.chunk >= ${0} and b0.chunk < ${0}`.compile(db);
     let n = 0;
     let highest: number | undefined;
-    for (let chunk = 0, step = BITS_FIRST_CHUNKS; ; chunk += step, step *= 2) {
+    for (let chunk = 0, step = BITS_FIRST_CHUNKS; ;) {
       const parameters = [...query.parameters.slice(0, -2), chunk, chunk + step];
       const { rows } = await db.executeQuery(CompiledQuery.raw(query.sql, parameters) as typeof query);
       n += Number(rows[0]?.n ?? 0);
       highest ??= Number(rows[0]?.last ?? 0);
-      if (n > TICKET_COUNT_CAP || chunk + step > highest >> 10) return { n, highest };
+      chunk += step;
+      if (n > TICKET_COUNT_CAP || chunk > highest >> 10) return { n, highest };
+      // Next, as many chunks as the matches so far say the cap needs, a tenth more (twice as
+      // many when none matched yet).
+      step =
+        n === 0 ? step * 2 : Math.max(BITS_FIRST_CHUNKS, Math.ceil(((TICKET_COUNT_CAP + 1 - n) * chunk * 1.1) / n));
     }
   }
 
