@@ -631,8 +631,8 @@ export function createTicketListRepository(
     const groups = conditions.map((c) => [...new Set(c.tokens!)]);
     const alone = groups.filter((g) => g.length === 1).map(([token]) => token!);
     if (alone.length === 0 || groups.flat().length > BITS_MAX_TOKENS) return null;
-    // The join starts from the token alone in fewest chunks (a user's tickets, say): the others
-    // are looked up in its chunks only. Rows are counted up to a bound, enough to tell.
+    // The join starts from the token alone in fewest chunks (an SLA state, a small queue): the
+    // others are looked up in its chunks only. Rows are counted up to a bound, enough to tell.
     const { rows: sizes } = await sql<Record<string, number>>`select ${sql.join(
       alone.map(
         (token, i) => sql`(select count(*) from (select 1 from ticket_attr_bits where token = ${token}
@@ -643,30 +643,28 @@ export function createTicketListRepository(
     let start = 0;
     for (let i = 1; i < alone.length; i++) if (rowsOf(i) < rowsOf(start)) start = i;
     const first = alone[start]!;
-    groups.splice(
-      groups.findIndex((g) => g.length === 1 && g[0] === first),
-      1,
-    );
     const joins: RawBuilder<unknown>[] = [];
-    const terms = groups.map((tokens) => {
-      // A token alone must have a row in the chunk; one of several may not. `cross join` keeps
-      // SQLite's join order: every other token is looked up in the first one's chunks.
-      const names = tokens.map((token) => {
-        const name = sql.raw(`b${joins.length + 1}`);
-        joins.push(
-          sql`${sql.raw(tokens.length === 1 ? 'cross join' : 'left join')} ticket_attr_bits ${name}
+    const terms = groups
+      .filter((g) => g.length > 1 || g[0] !== first)
+      .map((tokens) => {
+        // A token alone must have a row in the chunk; one of several may not. `cross join` keeps
+        // SQLite's join order: every other token is looked up in the first one's chunks.
+        const names = tokens.map((token) => {
+          const name = sql.raw(`b${joins.length + 1}`);
+          joins.push(
+            sql`${sql.raw(tokens.length === 1 ? 'cross join' : 'left join')} ticket_attr_bits ${name}
             on ${name}.token = ${token} and ${name}.chunk = b0.chunk`,
-        );
-        return name;
+          );
+          return name;
+        });
+        return (word: string) =>
+          names.length === 1
+            ? sql`${names[0]}.${sql.raw(word)}`
+            : sql`(${sql.join(
+                names.map((n) => sql`coalesce(${n}.${sql.raw(word)}, 0)`),
+                sql` | `,
+              )})`;
       });
-      return (word: string) =>
-        names.length === 1
-          ? sql`${names[0]}.${sql.raw(word)}`
-          : sql`(${sql.join(
-              names.map((n) => sql`coalesce(${n}.${sql.raw(word)}, 0)`),
-              sql` | `,
-            )})`;
-    });
     const words = ATTR_BIT_WORDS.map(
       (word) => sql`${sql.join([sql`b0.${sql.raw(word)}`, ...terms.map((term) => term(word))], sql` & `)}`,
     );
