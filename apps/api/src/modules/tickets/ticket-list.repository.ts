@@ -121,7 +121,8 @@ const idLiteral = (id: number) => sql.lit(Math.trunc(id));
 /**
  * SQLite: the most tokens a total counted from the attribute bitmaps joins (countByBits), and
  * how many chunks of 1,024 ids its first statement counts (each next one as many as the
- * matches so far say the cap needs): a list of common tickets is over the cap at once.
+ * matches so far say the cap needs, at most twice as many in all): a list of common tickets
+ * is over the cap at once.
  */
 const BITS_MAX_TOKENS = 8;
 const BITS_FIRST_CHUNKS = 64;
@@ -621,8 +622,8 @@ export function createTicketListRepository(
    * conditions' tokens are joined on the chunk, a condition's tokens ORed and the conditions
    * ANDed word by word, and the bits counted. FTS5 would read every posting of each token
    * before an AND of common tokens finds its sparse matches; these read one row per token and
-   * chunk. Chunks are counted in steps from the oldest, and the count stops past the cap (always
-   * at the same chunk for the same data). Null when the text index is the cheaper way: a single
+   * chunk. Chunks are counted in steps from the newest (where open tickets are), and the count
+   * stops past the cap (always at the same chunk for the same data). Null when the text index is the cheaper way: a single
    * condition (the index stops at the cap), a condition without tokens (a date range), too many
    * tokens to join, or no condition of one token alone to start the join from.
    */
@@ -668,24 +669,26 @@ export function createTicketListRepository(
     const words = ATTR_BIT_WORDS.map(
       (word) => sql`${sql.join([sql`b0.${sql.raw(word)}`, ...terms.map((term) => term(word))], sql` & `)}`,
     );
-    // Compiled once: each step binds its own chunks, the last two parameters.
-    const query = sql<{ n: number | null; last: number | null }>`select
-        sum(portal_bit_count(${sql.join(words)})) as n, ${HIGHEST_ID}
+    // Compiled once: each step binds its own chunks, the last two parameters, counted back from
+    // the newest ticket's (read first, so tickets written meanwhile move no step's chunks).
+    const query = sql<{ n: number | null }>`select sum(portal_bit_count(${sql.join(words)})) as n
       from ticket_attr_bits b0 ${sql.join(joins, sql` `)}
-      where b0.token = ${first} and b0.chunk >= ${0} and b0.chunk < ${0}`.compile(db);
+      where b0.token = ${first} and b0.chunk > ${0} and b0.chunk <= ${0}`.compile(db);
+    const highest = await lastId();
     let n = 0;
-    let highest: number | undefined;
-    for (let chunk = 0, step = BITS_FIRST_CHUNKS; ;) {
-      const parameters = [...query.parameters.slice(0, -2), chunk, chunk + step];
+    for (let top = highest >> 10, step = BITS_FIRST_CHUNKS; ;) {
+      const parameters = [...query.parameters.slice(0, -2), top - step, top];
       const { rows } = await db.executeQuery(CompiledQuery.raw(query.sql, parameters) as typeof query);
       n += Number(rows[0]?.n ?? 0);
-      highest ??= Number(rows[0]?.last ?? 0);
-      chunk += step;
-      if (n > TICKET_COUNT_CAP || chunk > highest >> 10) return { n, highest };
-      // Next, as many chunks as the matches so far say the cap needs, a tenth more (twice as
-      // many when none matched yet).
-      step =
-        n === 0 ? step * 2 : Math.max(BITS_FIRST_CHUNKS, Math.ceil(((TICKET_COUNT_CAP + 1 - n) * chunk * 1.1) / n));
+      top -= step;
+      if (n > TICKET_COUNT_CAP || top < 0) return { n, highest };
+      // Next, as many chunks as the matches so far say the cap needs, a tenth more, but at most
+      // as many as counted so far (the matches may thin out towards the oldest).
+      const counted = (highest >> 10) - top;
+      step = Math.max(
+        BITS_FIRST_CHUNKS,
+        Math.min(counted, Math.ceil(((TICKET_COUNT_CAP + 1 - n) * counted * 1.1) / Math.max(n, 1))),
+      );
     }
   }
 
