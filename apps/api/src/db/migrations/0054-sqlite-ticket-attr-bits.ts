@@ -29,8 +29,9 @@ const bit = (r: string, i: number) => `iif(${r}.id >> 5 & 31 = ${i}, 1 << (${r}.
 
 /**
  * Sets (`r` = `new`) or clears (`r` = `old`) the bit of `r.id` in the rows of the tokens `source`
- * selects (as `value`). Both are an upsert on the primary key, which SQLite always seeks: an
- * update by `token in (<the tokens>)` in a trigger scans the table.
+ * selects (as `value`). Both are an upsert on the primary key, which SQLite seeks row by row (in
+ * a trigger, an update by `token in (<the tokens>)` costs many times more); a row a clearing
+ * creates holds no bit.
  */
 const moveBits = (r: 'new' | 'old', source: string) => `insert into ticket_attr_bits (token, chunk, ${WORDS.join(', ')})
     select value, ${r}.id >> 10, ${WORDS.map((_, i) => bit(r, i)).join(', ')}
