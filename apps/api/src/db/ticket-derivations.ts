@@ -40,7 +40,7 @@ import { withTriggersOff, type TableTriggers } from './triggers.ts';
  */
 export const COUNT_SHARDS = 8;
 
-/** The SQLite functions the triggers call: every connection that writes tickets registers them. */
+/** The SQLite functions the triggers and the lists call: every connection that writes tickets registers them. */
 export function registerSqliteFunctions(connection: SQLite.Database): void {
   connection.function('portal_words', { deterministic: true }, (text: unknown) =>
     JSON.stringify(textWords(typeof text === 'string' ? text : '')),

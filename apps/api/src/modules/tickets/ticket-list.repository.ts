@@ -623,9 +623,10 @@ export function createTicketListRepository(
    * ANDed word by word, and the bits counted. FTS5 would read every posting of each token
    * before an AND of common tokens finds its sparse matches; these read one row per token and
    * chunk. Chunks are counted in steps from the newest (where open tickets are), and the count
-   * stops past the cap (always at the same chunk for the same data). Null when the text index is the cheaper way: a single
-   * condition (the index stops at the cap), a condition without tokens (a date range), too many
-   * tokens to join, or no condition of one token alone to start the join from.
+   * stops past the cap (always at the same chunk for the same data). Null when the text index
+   * is the cheaper way: a single condition (the index stops at the cap), a condition without
+   * tokens (a date range), too many tokens to join, or no condition of one token alone to start
+   * the join from.
    */
   async function countByBits(conditions: Condition[]): Promise<{ n: number; highest: number } | null> {
     if (conditions.length < 2 || conditions.some((c) => c.tokens === null)) return null;
@@ -634,12 +635,15 @@ export function createTicketListRepository(
     if (alone.length === 0 || groups.flat().length > BITS_MAX_TOKENS) return null;
     // The join starts from the token alone in fewest chunks (an SLA state, a small queue): the
     // others are looked up in its chunks only. Rows are counted up to a bound, enough to tell.
-    const { rows: sizes } = await sql<Record<string, number>>`select ${sql.join(
+    // The same statement reads the highest id, where the steps start (so tickets written
+    // meanwhile move no step's chunks).
+    const { rows: sizes } = await sql<Record<string, number | string | null>>`select ${sql.join(
       alone.map(
         (token, i) => sql`(select count(*) from (select 1 from ticket_attr_bits where token = ${token}
           limit ${sql.lit(BITS_FEW_CHUNKS)})) as ${sql.raw(`n${i}`)}`,
       ),
-    )}`.execute(db);
+    )}, ${HIGHEST_ID}`.execute(db);
+    const highest = Number(sizes[0]?.last ?? 0);
     const rowsOf = (i: number) => Number(sizes[0]![`n${i}`]);
     let start = 0;
     for (let i = 1; i < alone.length; i++) if (rowsOf(i) < rowsOf(start)) start = i;
@@ -670,11 +674,10 @@ export function createTicketListRepository(
       (word) => sql`${sql.join([sql`b0.${sql.raw(word)}`, ...terms.map((term) => term(word))], sql` & `)}`,
     );
     // Compiled once: each step binds its own chunks, the last two parameters, counted back from
-    // the newest ticket's (read first, so tickets written meanwhile move no step's chunks).
+    // the highest id's.
     const query = sql<{ n: number | null }>`select sum(portal_bit_count(${sql.join(words)})) as n
       from ticket_attr_bits b0 ${sql.join(joins, sql` `)}
       where b0.token = ${first} and b0.chunk > ${0} and b0.chunk <= ${0}`.compile(db);
-    const highest = await lastId();
     let n = 0;
     for (let top = highest >> 10, step = BITS_FIRST_CHUNKS; ;) {
       const parameters = [...query.parameters.slice(0, -2), top - step, top];
