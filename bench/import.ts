@@ -26,7 +26,7 @@ import { migrateToLatest } from '../apps/api/src/db/migrator.ts';
 import { seedIfEmpty } from '../apps/api/src/db/seed.ts';
 import { places, ticketTemplates } from '../apps/api/src/db/seed-tickets.ts';
 import { csvLine } from '../apps/api/src/lib/csv.ts';
-import { importTicketsFile } from '../apps/api/src/modules/tickets/ticket-import-file.ts';
+import { importTicketsFile } from '../apps/api/src/modules/ticket-import/ticket-import-file.ts';
 import { generateTickets, random } from './generate-tickets.ts';
 
 const { values: args } = parseArgs({

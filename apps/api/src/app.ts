@@ -24,7 +24,7 @@ import { activitiesRoutes } from './modules/activities/activities.routes.ts';
 import { profileRoutes } from './modules/profile/profile.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { savedViewsRoutes } from './modules/saved-views/saved-views.routes.ts';
-import { ticketImportRoutes } from './modules/tickets/ticket-import.routes.ts';
+import { ticketImportRoutes } from './modules/ticket-import/ticket-import.routes.ts';
 import { ticketLinksRoutes } from './modules/ticket-links/ticket-links.routes.ts';
 import { referencesRoutes } from './modules/references/references.routes.ts';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';

@@ -4,7 +4,7 @@ import { loadConfig } from './config.ts';
 import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrator.ts';
 import { seedIfEmpty } from './db/seed.ts';
-import { importTicketsFile } from './modules/tickets/ticket-import-file.ts';
+import { importTicketsFile } from './modules/ticket-import/ticket-import-file.ts';
 
 const [command, file, ...flags] = process.argv.slice(2);
 const config = loadConfig();

@@ -37,7 +37,7 @@ import { createActivitiesService } from './modules/activities/activities.service
 import { createAvatarStore } from './modules/profile/avatars.ts';
 import { createProfileRepository } from './modules/profile/profile.repository.ts';
 import { createProfileService } from './modules/profile/profile.service.ts';
-import { createTicketImporter } from './modules/tickets/ticket-import.ts';
+import { createTicketImporter } from './modules/ticket-import/ticket-import.ts';
 import { createTicketEventsRepository } from './modules/tickets/ticket-events.repository.ts';
 import { createTicketNamesRepository } from './modules/tickets/ticket-names.repository.ts';
 import { createTicketsRepository } from './modules/tickets/tickets.repository.ts';

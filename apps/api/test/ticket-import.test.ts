@@ -8,7 +8,7 @@ import type { DB } from '../src/db/schema.ts';
 import { withTicketDerivationsSuspended } from '../src/db/ticket-derivations.ts';
 import { csvLine } from '../src/lib/csv.ts';
 import { readCsv } from '../src/lib/csv-reader.ts';
-import { importTicketsFile } from '../src/modules/tickets/ticket-import-file.ts';
+import { importTicketsFile } from '../src/modules/ticket-import/ticket-import-file.ts';
 import { postgresSchema, sqliteSchema } from './schema-dump.ts';
 import { attrBitmaps, indexedWordCounts, keptWordCounts, parseCsv, sqliteAttrBits } from './ticket-recount.ts';
 import { createTestApp, dialects, type TestApp } from './helper.ts';

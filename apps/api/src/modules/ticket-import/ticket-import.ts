@@ -24,7 +24,7 @@ import {
 export type { TicketImportProgress } from './ticket-import.repository.ts';
 
 /**
- * Importing tickets from CSV in the export's own format (ticket-csv.ts): the columns are the
+ * Importing tickets from CSV in the export's own format (tickets/ticket-csv.ts): the columns are the
  * exported fields of TICKET_FIELDS, found by their Spanish label in the header, in any order.
  * Catalogue values and users are found by name, without regard to case, accents or repeated
  * spaces; a status brings its stage. The file is read and checked whole before anything is
