@@ -52,6 +52,7 @@ import * as ticketSearchPrefixes from './migrations/0051-ticket-search-prefixes.
 import * as ticketSearchDocPrefixes from './migrations/0052-ticket-search-doc-prefixes.ts';
 import * as ticketCountsByStatus from './migrations/0053-ticket-counts-by-status.ts';
 import * as sqliteTicketAttrBits from './migrations/0054-sqlite-ticket-attr-bits.ts';
+import * as ticketWalkIndex from './migrations/0055-ticket-walk-index.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -109,6 +110,7 @@ const migrations: Record<string, DialectMigration> = {
   '0052-ticket-search-doc-prefixes': ticketSearchDocPrefixes,
   '0053-ticket-counts-by-status': ticketCountsByStatus,
   '0054-sqlite-ticket-attr-bits': sqliteTicketAttrBits,
+  '0055-ticket-walk-index': ticketWalkIndex,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -95,12 +95,15 @@ export interface TicketReferenceLookup {
 }
 
 /**
- * PostgreSQL, a list counted from the counters, sorted by id: the most rows its page's walk of
- * the primary key reads, about what reading the page from the bitmaps costs instead.
+ * PostgreSQL, a list counted from the counters, sorted by id: the most ids its page's walk of
+ * the newest tickets reads, about what reading the page from the bitmaps costs instead.
  */
 const COUNTED_WALK_ROWS = 5_000;
 
-/** The columns the conditions of a list counted from the counters read (countedSets). */
+/**
+ * The columns the conditions of a list counted from the counters read (countedSets): PostgreSQL's
+ * `tickets_walk_idx` holds them beside the id, so the walk reads that index and no ticket's row.
+ */
 const COUNTED_COLUMNS = ['id', 'created_by', 'user_assigned_id', 'stage', 'status_id'] as const;
 
 /**
@@ -263,7 +266,7 @@ function countedSets(selection: TicketSelection): { kinds: number[]; users: numb
  *   instead and filters it (the matches are dense).
  *   On PostgreSQL, a list counted from the bitmaps sorted by id takes the page's ids from the
  *   bitmaps of the blocks that hold it (idsByBitmaps); one counted from the counters walks the
- *   primary key a bounded way, else takes them from the bitmaps too (countedPage).
+ *   newest ids a bounded way, else takes them from the bitmaps too (countedPage).
  */
 export function createTicketListRepository(
   database: Database,
@@ -810,9 +813,10 @@ export function createTicketListRepository(
 
   /**
    * PostgreSQL: the rows of the page in id order of a list counted from the counters, of
-   * `total` tickets. The primary key's walk reads about `lastId / total` tickets for each of
-   * the list's, and every ticket of others between two of its own: where others wrote the
-   * newest tickets, all of those. So the walk stops after COUNTED_WALK_ROWS, what the bitmaps
+   * `total` tickets. The walk of the ids (`tickets_walk_idx`, which holds the columns the
+   * conditions read) passes over about `lastId / total` tickets for each of the list's, and
+   * every ticket of others between two of its own: where others wrote the newest tickets, all
+   * of those. So the walk stops after COUNTED_WALK_ROWS, what the bitmaps
    * of the list's tokens cost (which hold exactly its tickets): a page it does not fill comes
    * from them, at most twice what either alone costs; one an even spread would not fill in
    * that walk comes from them at once. From the bitmaps, the first block of ids in the page's
@@ -838,7 +842,7 @@ export function createTicketListRepository(
         .orderBy('id', dir)
         .limit(sql.lit(COUNTED_WALK_ROWS))
         .as('t');
-      // The walk's plan is the primary key's whatever the values: prepared (the bound a literal,
+      // The walk's plan is the index's whatever the values: prepared (the bound a literal,
       // so the one plan kept knows how far the walk goes).
       const rows = await rowsIn(
         selection,
