@@ -24,8 +24,9 @@ import {
 export type { TicketImportProgress } from './ticket-import.repository.ts';
 
 /**
- * Importing tickets from CSV in the export's own format (tickets/ticket-csv.ts): the columns are the
- * exported fields of TICKET_FIELDS, found by their Spanish label in the header, in any order.
+ * Importing tickets from CSV in the export's own format (tickets/ticket-csv.ts): the columns
+ * are the exported fields of TICKET_FIELDS, found by their Spanish label in the header, in any
+ * order.
  * Catalogue values and users are found by name, without regard to case, accents or repeated
  * spaces; a status brings its stage. The file is read and checked whole before anything is
  * written: every line that cannot be imported is reported with its number and the reason, and
