@@ -13,7 +13,9 @@ import { attrBitmaps, keptWordCounts } from './ticket-recount.ts';
  * listed word's bitmaps stay what the tickets' text index holds, and the totals are the
  * tickets' own count.
  */
-describe('common words bitmaps on postgres', () => {
+// Several cases write more tickets than the cap through the triggers, by SQL: seconds on a quiet
+// machine, several times that beside the other suites.
+describe('common words bitmaps on postgres', { timeout: 120_000 }, () => {
   let t: TestApp;
   let admin: string;
   let agente: string;

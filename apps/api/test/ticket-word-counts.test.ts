@@ -11,7 +11,9 @@ import { indexedWordCounts, keptWordCounts } from './ticket-recount.ts';
  * Whoever writes the tickets, the counts stay what the index itself says, and the totals are
  * the tickets' own count.
  */
-describe('word counts on postgres', () => {
+// The cases write more tickets than the cap through the triggers, by SQL: seconds on a quiet
+// machine, several times that beside the other suites.
+describe('word counts on postgres', { timeout: 120_000 }, () => {
   let t: TestApp;
   let admin: string;
   const db = () => t.services.database.db;
