@@ -128,101 +128,93 @@ describe.each(dialects)('CSV export on %s', (dialect) => {
     await db().deleteFrom('tickets').where('id', '=', id).execute();
   });
 
-  // Writes BULK tickets through the triggers first: seconds on a quiet machine, several times that beside the other suites.
-  it(
-    `streams ${BULK.toLocaleString('en')} tickets in batches with bounded memory and parses back to the same rows`,
-    {
-      timeout: 120_000,
-    },
-    async () => {
-      const start = Date.parse('2020-01-01T00:00:00.000Z');
-      const base = await db().selectFrom('tickets').selectAll().orderBy('id').executeTakeFirstOrThrow();
-      const series =
-        dialect === 'postgres'
-          ? sql`select g as i from generate_series(1, ${BULK}) g`
-          : sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${BULK}) select i from n`;
-      const at = (unit: string) =>
-        dialect === 'postgres'
-          ? sql.raw(`timestamptz '2020-01-01T00:00:00Z' + s.i * interval '1 second'`)
-          : sql.raw(`strftime('%Y-%m-%dT%H:%M:%fZ', ${start / 1000} + s.i, 'unixepoch')${unit}`);
-      // Loaded as the benchmark loads, with the per-row derivations rebuilt once after.
-      await withTicketDerivationsSuspended(db() as never, dialect, async () => {
-        await sql`insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,
+  it(`streams ${BULK.toLocaleString('en')} tickets in batches with bounded memory and parses back to the same rows`, async () => {
+    const start = Date.parse('2020-01-01T00:00:00.000Z');
+    const base = await db().selectFrom('tickets').selectAll().orderBy('id').executeTakeFirstOrThrow();
+    const series =
+      dialect === 'postgres'
+        ? sql`select g as i from generate_series(1, ${BULK}) g`
+        : sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${BULK}) select i from n`;
+    const at = (unit: string) =>
+      dialect === 'postgres'
+        ? sql.raw(`timestamptz '2020-01-01T00:00:00Z' + s.i * interval '1 second'`)
+        : sql.raw(`strftime('%Y-%m-%dT%H:%M:%fZ', ${start / 1000} + s.i, 'unixepoch')${unit}`);
+    // Loaded as the benchmark loads, with the per-row derivations rebuilt once after.
+    await withTicketDerivationsSuspended(db() as never, dialect, async () => {
+      await sql`insert into tickets (name, description, area_id, project_id, category_id, priority_type_id,
         difficulty_id, status_id, stage, created_by, user_assigned_id, created_at, updated_at)
       select 'Lote ' || s.i, 'Descripción del lote, con coma y "comillas" ' || s.i, ${base.area_id}, ${base.project_id},
         ${base.category_id}, ${base.priority_type_id}, ${base.difficulty_id}, ${base.status_id}, ${base.stage},
         ${base.created_by}, null, ${at('')}, ${at('')}
       from (${series}) s`.execute(db());
-      });
+    });
 
-      const expected = await db()
-        .selectFrom('tickets')
-        .select(['id', 'name', 'description'])
-        .orderBy('id', 'desc')
-        .execute();
-      expect(expected.length).toBeGreaterThan(BULK);
+    const expected = await db()
+      .selectFrom('tickets')
+      .select(['id', 'name', 'description'])
+      .orderBy('id', 'desc')
+      .execute();
+    expect(expected.length).toBeGreaterThan(BULK);
 
-      // A real socket, read as it arrives (so the server's backpressure applies), each row compared
-      // with the recount and dropped: the heap then grows only by what the server holds.
-      const wanted = expected.map((r) => `${r.id}\u0000${r.name}\u0000${r.description}`);
-      const baseUrl = await listen(t);
-      // What the heap holds after a collection: garbage not yet collected is not memory held.
-      const heldHeap = () => {
-        collectGarbage();
-        return process.memoryUsage().heapUsed;
-      };
-      const heapBefore = heldHeap();
-      let heapPeak = heapBefore;
-      const started = performance.now();
-      const res = await fetch(`${baseUrl}/api/tickets/export`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ list: 'general', search: '' }),
-      });
-      expect(res.status).toBe(200);
-      // A stream: sent as the rows are read, not once the whole file is built (which would carry its length).
-      expect(res.headers.get('transfer-encoding')).toBe('chunked');
-      expect(res.headers.get('content-length')).toBeNull();
-      const reader = res.body!.getReader();
-      const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-      let text = '';
-      let chunks = 0;
-      let seen = -1;
-      let mismatch: string | null = null;
-      const take = (lines: string[][]) => {
-        for (const r of lines) {
-          if (seen === -1) expect(r[0]).toBe('\uFEFFID');
-          else if (mismatch === null && `${r[0]}\u0000${r[1]}\u0000${r[2]}` !== wanted[seen]) {
-            mismatch = `row ${seen}: ${JSON.stringify(r.slice(0, 3))} vs ${JSON.stringify(wanted[seen])}`;
-          }
-          seen += 1;
+    // A real socket, read as it arrives (so the server's backpressure applies), each row compared
+    // with the recount and dropped: the heap then grows only by what the server holds.
+    const wanted = expected.map((r) => `${r.id}\u0000${r.name}\u0000${r.description}`);
+    const baseUrl = await listen(t);
+    // What the heap holds after a collection: garbage not yet collected is not memory held.
+    const heldHeap = () => {
+      collectGarbage();
+      return process.memoryUsage().heapUsed;
+    };
+    const heapBefore = heldHeap();
+    let heapPeak = heapBefore;
+    const started = performance.now();
+    const res = await fetch(`${baseUrl}/api/tickets/export`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ list: 'general', search: '' }),
+    });
+    expect(res.status).toBe(200);
+    // A stream: sent as the rows are read, not once the whole file is built (which would carry its length).
+    expect(res.headers.get('transfer-encoding')).toBe('chunked');
+    expect(res.headers.get('content-length')).toBeNull();
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+    let text = '';
+    let chunks = 0;
+    let seen = -1;
+    let mismatch: string | null = null;
+    const take = (lines: string[][]) => {
+      for (const r of lines) {
+        if (seen === -1) expect(r[0]).toBe('\uFEFFID');
+        else if (mismatch === null && `${r[0]}\u0000${r[1]}\u0000${r[2]}` !== wanted[seen]) {
+          mismatch = `row ${seen}: ${JSON.stringify(r.slice(0, 3))} vs ${JSON.stringify(wanted[seen])}`;
         }
-      };
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        chunks += 1;
-        text += decoder.decode(value, { stream: true });
-        // Parse whole lines as they come (no cell holds a line break here), keeping only the unfinished tail.
-        const cut = text.lastIndexOf('\r\n');
-        if (cut > 0) {
-          take(parseCsv(text.slice(0, cut + 2)));
-          text = text.slice(cut + 2);
-        }
-        if (chunks % 20 === 0) heapPeak = Math.max(heapPeak, heldHeap());
+        seen += 1;
       }
-      if (text) take(parseCsv(text));
-      const seconds = (performance.now() - started) / 1000;
-      expect(mismatch).toBeNull();
-      expect(seen).toBe(expected.length);
-      // Streamed in many pieces, without holding the result (the heap bound below).
-      expect(chunks).toBeGreaterThan(20);
-      const rows = { length: seen };
-      console.info(
-        `[export ${dialect}] ${rows.length} rows in ${seconds.toFixed(2)} s = ${Math.round(rows.length / seconds)} rows/s, ${chunks} chunks, heap +${Math.round((heapPeak - heapBefore) / 1048576)} MB`,
-      );
-      expect(heapPeak - heapBefore).toBeLessThan(32 * 1024 * 1024);
-    },
-    120_000,
-  );
+    };
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      chunks += 1;
+      text += decoder.decode(value, { stream: true });
+      // Parse whole lines as they come (no cell holds a line break here), keeping only the unfinished tail.
+      const cut = text.lastIndexOf('\r\n');
+      if (cut > 0) {
+        take(parseCsv(text.slice(0, cut + 2)));
+        text = text.slice(cut + 2);
+      }
+      if (chunks % 20 === 0) heapPeak = Math.max(heapPeak, heldHeap());
+    }
+    if (text) take(parseCsv(text));
+    const seconds = (performance.now() - started) / 1000;
+    expect(mismatch).toBeNull();
+    expect(seen).toBe(expected.length);
+    // Streamed in many pieces, without holding the result (the heap bound below).
+    expect(chunks).toBeGreaterThan(20);
+    const rows = { length: seen };
+    console.info(
+      `[export ${dialect}] ${rows.length} rows in ${seconds.toFixed(2)} s = ${Math.round(rows.length / seconds)} rows/s, ${chunks} chunks, heap +${Math.round((heapPeak - heapBefore) / 1048576)} MB`,
+    );
+    expect(heapPeak - heapBefore).toBeLessThan(32 * 1024 * 1024);
+  }, 120_000);
 });
