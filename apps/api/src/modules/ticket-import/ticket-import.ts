@@ -26,16 +26,16 @@ export type { TicketImportProgress } from './ticket-import.repository.ts';
 /**
  * Importing tickets from CSV in the export's own format (tickets/ticket-csv.ts): the columns
  * are the exported fields of TICKET_FIELDS, found by their Spanish label in the header, in any
- * order.
- * Catalogue values and users are found by name, without regard to case, accents or repeated
- * spaces; a status brings its stage. The file is read and checked whole before anything is
- * written: every line that cannot be imported is reported with its number and the reason, and
- * then nothing is. Tickets keep their dates and get new ids in the order of their creation
- * dates (the file's ids break ties), so the id order stays the creation order among them.
+ * order. Catalogue values and users are found by name, without regard to case, accents or
+ * repeated spaces; a status brings its stage. The file is read and checked whole before
+ * anything is written: every line that cannot be imported is reported with its number and the
+ * reason, and then nothing is. Tickets keep their dates and get new ids in the order of their
+ * creation dates (the file's ids break ties), so the id order stays the creation order among
+ * them.
  *
- * The load is one transaction, by batches, with the per-row derivations suspended and rebuilt
- * once (`withTicketDerivationsSuspended`): a failure anywhere leaves nothing of it. Imported
- * tickets have no timeline entries.
+ * The load is one transaction, by batches (`loadTicketRows`: a load larger than the table
+ * suspends the per-row derivations and rebuilds them once; a smaller one goes through the
+ * triggers): a failure anywhere leaves nothing of it. Imported tickets have no timeline entries.
  */
 
 /** What reading the file found: the rows in load order, or why lines cannot be imported. */

@@ -102,7 +102,8 @@ const COUNTED_WALK_ROWS = 5_000;
 
 /**
  * The columns the conditions of a list counted from the counters read (countedSets): PostgreSQL's
- * `tickets_walk_idx` holds them beside the id, so the walk reads that index and no ticket's row.
+ * `tickets_walk_idx` holds them beside the id, so the walk reads that index, not the tickets'
+ * rows (but on pages a vacuum has not yet marked all-visible).
  */
 const COUNTED_COLUMNS = ['id', 'created_by', 'user_assigned_id', 'stage', 'status_id'] as const;
 
@@ -816,12 +817,12 @@ export function createTicketListRepository(
    * `total` tickets. The walk of the ids (`tickets_walk_idx`, which holds the columns the
    * conditions read) passes over about `lastId / total` tickets for each of the list's, and
    * every ticket of others between two of its own: where others wrote the newest tickets, all
-   * of those. So the walk stops after COUNTED_WALK_ROWS, what the bitmaps
-   * of the list's tokens cost (which hold exactly its tickets): a page it does not fill comes
-   * from them, at most twice what either alone costs; one an even spread would not fill in
-   * that walk comes from them at once. From the bitmaps, the first block of ids in the page's
-   * order is read first, and when it does not hold the page the blocks are counted to find
-   * those that do (idsByBitmaps).
+   * of those. So the walk stops after COUNTED_WALK_ROWS, what the bitmaps of the list's tokens
+   * cost (which hold exactly its tickets): a page it does not fill comes from them, at most
+   * twice what either alone costs; one an even spread would not fill in that walk comes from
+   * them at once. From the bitmaps, the first block of ids in the page's order is read first,
+   * and when it does not hold the page the blocks are counted to find those that do
+   * (idsByBitmaps).
    */
   async function countedPage(
     selection: TicketSelection,
