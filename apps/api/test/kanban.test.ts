@@ -131,6 +131,22 @@ describe.each(dialects)('kanban on %s', (dialect) => {
       expect(col.count_is_lower_bound).toBe(false);
       expect(col.next_cursor === null, col.status.name).toBe(expected.length <= KANBAN_PAGE_SIZE);
     }
+    // A card holds what it shows and what places it, not the whole ticket (its page has the rest).
+    const card = data.columns.flatMap((c) => c.cards)[0]!;
+    const ticket = await t.call(admin, 'GET', `/api/tickets/${card.id}`);
+    const { id, name, status_id, priority_type_id, user_assigned_id, updated_at, priorities, assigned_to, sla_state } =
+      ticket.json().data as Record<string, unknown>;
+    expect(card).toEqual({
+      id,
+      name,
+      status_id,
+      priority_type_id,
+      user_assigned_id,
+      updated_at,
+      priorities,
+      assigned_to,
+      sla_state,
+    });
     // The closed columns leave out what changed more than 7 days ago.
     const closed = statuses.find((s) => s.stage === 'closed')!;
     expect(rows.filter((r) => r.status_id === closed.id).length).toBeGreaterThan(

@@ -40,8 +40,26 @@ export const ZKanbanStatus = z.object({
   wip_limit: z.number().nullable(),
 });
 
+/**
+ * A card: what it shows (number, name, priority, SLA state, assignee) and what placing it needs
+ * (its status, its last change), not the whole ticket: a board holds hundreds of cards, and
+ * the ticket's page has the rest.
+ */
+export const ZKanbanCard = ZTicket.pick({
+  id: true,
+  name: true,
+  status_id: true,
+  priority_type_id: true,
+  user_assigned_id: true,
+  updated_at: true,
+  priorities: true,
+  assigned_to: true,
+  sla_state: true,
+});
+export type TKanbanCard = z.infer<typeof ZKanbanCard>;
+
 const ZKanbanCards = {
-  cards: z.array(ZTicket),
+  cards: z.array(ZKanbanCard),
   /** Where the next page starts (`Cargar más`); null: no more cards. */
   next_cursor: z.string().nullable(),
 };

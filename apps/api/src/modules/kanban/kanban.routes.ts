@@ -30,7 +30,7 @@ export const kanbanRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
         summary:
           'Kanban: una columna por estado activo (abierto → en progreso → cerrado), sus primeras 30 tarjetas y cuántas hay',
         description:
-          'Los mismos filtros, búsqueda y orden que las listas de tickets; `mine`: solo los creados por el usuario o asignados a él. Las columnas de estados cerrados muestran los tickets de los últimos 7 días. El total se cuenta hasta 10.000 (count_is_lower_bound: más de 10.000).',
+          'Los mismos filtros, búsqueda y orden que las listas de tickets; `mine`: solo los creados por el usuario o asignados a él. Las columnas de estados cerrados muestran los tickets de los últimos 7 días. Cada tarjeta lleva lo que muestra (número, nombre, prioridad, estado del SLA, asignado) y su estado; el resto está en la página del ticket. El total se cuenta hasta 10.000 (count_is_lower_bound: más de 10.000).',
         body: ZKanbanQuery,
         response: { 200: ZKanbanBoardResponse, ...errors },
       },

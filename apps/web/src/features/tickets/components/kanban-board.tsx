@@ -14,7 +14,7 @@ import {
   type ScreenReaderInstructions,
 } from '@dnd-kit/core';
 import { Badge, Box, Button, Group, Paper, ScrollArea, Select, Stack, Text, UnstyledButton } from '@mantine/core';
-import type { TKanbanBoard, TKanbanColumn, TKanbanQuery, TTicket } from '@portal/contract';
+import type { TKanbanBoard, TKanbanCard, TKanbanColumn, TKanbanQuery } from '@portal/contract';
 import { IconGripVertical } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type CSSProperties, type KeyboardEventHandler, type PointerEventHandler } from 'react';
@@ -96,7 +96,7 @@ interface KanbanBoardProps {
 }
 
 /** Cards of a column loaded with 'Cargar más', and where the next page starts. */
-type MorePages = Record<number, { cards: TTicket[]; cursor: string | null }>;
+type MorePages = Record<number, { cards: TKanbanCard[]; cursor: string | null }>;
 
 /**
  * The board: a column per status with its cards, `Cargar más`, and moving a card to another
@@ -122,13 +122,13 @@ export function KanbanBoard({ board, query }: KanbanBoardProps) {
   );
 
   const statusName = (statusId: number) => board.columns.find((c) => c.status.id === statusId)?.status.name ?? '';
-  const allCards = new Map<number, TTicket>();
+  const allCards = new Map<number, TKanbanCard>();
   for (const col of board.columns) {
     for (const card of [...col.cards, ...(more[col.status.id]?.cards ?? [])]) {
       if (!allCards.has(card.id)) allCards.set(card.id, card);
     }
   }
-  const columnOf = (card: TTicket) => moving[card.id] ?? card.status_id;
+  const columnOf = (card: TKanbanCard) => moving[card.id] ?? card.status_id;
 
   // Each column: its cards (a card moving meanwhile shows first in the column it goes to), its count.
   const columns = board.columns.map((col) => {
@@ -161,7 +161,7 @@ export function KanbanBoard({ board, query }: KanbanBoardProps) {
     }
   }
 
-  async function move(ticket: TTicket, to: number) {
+  async function move(ticket: TKanbanCard, to: number) {
     if (columnOf(ticket) === to) return;
     setMoving((m) => ({ ...m, [ticket.id]: to }));
     try {
@@ -324,7 +324,7 @@ function KanbanColumn({ column, isPhone, canMove, isLoadingMore, onLoadMore }: K
   );
 }
 
-function KanbanCard({ ticket, canMove }: { ticket: TTicket; canMove: boolean }) {
+function KanbanCard({ ticket, canMove }: { ticket: TKanbanCard; canMove: boolean }) {
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({
     id: cardId(ticket.id),
     disabled: !canMove,

@@ -92,7 +92,7 @@ function SortControl({ sort, onChange }: { sort: TTicketSort; onChange: (sort: T
 }
 
 /** The ticket's number and name, linking to its page. */
-export function TicketLink({ ticket, children }: { ticket: TTicket; children: ReactNode }) {
+export function TicketLink({ ticket, children }: { ticket: Pick<TTicket, 'id'>; children: ReactNode }) {
   return (
     <Text component={Link} to={ticketPath(ticket.id)} inherit c="inherit" td="none" className="ticket-link">
       {children}
