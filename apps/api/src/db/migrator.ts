@@ -53,6 +53,7 @@ import * as ticketSearchDocPrefixes from './migrations/0052-ticket-search-doc-pr
 import * as ticketCountsByStatus from './migrations/0053-ticket-counts-by-status.ts';
 import * as sqliteTicketAttrBits from './migrations/0054-sqlite-ticket-attr-bits.ts';
 import * as ticketWalkIndex from './migrations/0055-ticket-walk-index.ts';
+import * as ticketWindowIndex from './migrations/0056-ticket-window-index.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Dialect) => Promise<void> };
 
@@ -111,6 +112,7 @@ const migrations: Record<string, DialectMigration> = {
   '0053-ticket-counts-by-status': ticketCountsByStatus,
   '0054-sqlite-ticket-attr-bits': sqliteTicketAttrBits,
   '0055-ticket-walk-index': ticketWalkIndex,
+  '0056-ticket-window-index': ticketWindowIndex,
 };
 
 class StaticProvider implements MigrationProvider {

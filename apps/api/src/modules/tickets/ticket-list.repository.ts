@@ -338,7 +338,9 @@ export function createTicketListRepository(
     const joinsTicket = !onWatch || needsRow || viaIndex || onRow.some((c) => !c.readsWatch);
     // Read through `(status_id, updated_at)`, a recent window's few rows are filtered: no other
     // column's index is worth intersecting with them (PostgreSQL would read the whole of a
-    // user's postings to AND them), so those columns are written as no index matches them.
+    // user's postings to AND them), so those columns are written as no index matches them. That
+    // index also holds the creator, the assignee and the priority (migration 0056): filtered by
+    // those alone, the window is read from the index without the tickets' rows.
     const isWindow = !viaIndex && selection.updatedSince !== undefined;
     const col: Col = (column, table = 't') => {
       const name = `${table === 'w' && onWatch ? 'w' : 't'}.${column}`;
