@@ -41,8 +41,8 @@ export const ZKanbanStatus = z.object({
 });
 
 /**
- * A card: what it shows (number, name, priority, SLA state, assignee) and what placing it needs
- * (its status, its last change), not the whole ticket: a board holds hundreds of cards, and
+ * A card: what it shows (number, name, priority, SLA state, assignee, with their ids), its status
+ * (its column) and its last change; not the whole ticket: a board holds hundreds of cards, and
  * the ticket's page has the rest.
  */
 export const ZKanbanCard = ZTicket.pick({
