@@ -214,7 +214,11 @@ describe('common words bitmaps on postgres', { timeout: 120_000 }, () => {
     await insert(20, `'Kx' || g`, `'Cuarzo rosa'`, 70_000);
     // `7` starts 40 numbers (71 … 740); a lone number also finds its ticket, #7, which holds none of them.
     await insert(40, `'Bahía 7' || g`, `'Muelle'`);
-    await db().updateTable('tickets').set({ name: 'Muelle', description: 'Bahía' }).where('id', '=', 7).execute();
+    await db()
+      .updateTable('tickets')
+      .set({ name: 'Muelle', description: 'Bahía', user_assigned_id: agenteId })
+      .where('id', '=', 7)
+      .execute();
     await sql`select portal_ticket_word_bitmaps(30)`.execute(db());
     expect(await listedWords()).toEqual(expect.arrayContaining(['^kx', '^7']));
     const { kept, recounted } = await bitmaps();
@@ -226,21 +230,28 @@ describe('common words bitmaps on postgres', { timeout: 120_000 }, () => {
       [admin, '/api/general-tickets', ['kx'], { area: 2 }, { area_id: [2] }],
       [admin, '/api/general-tickets', ['7'], {}],
       [admin, '/api/general-tickets', ['7'], { area: 2 }, { area_id: [2] }],
+      [agente, '/api/tickets', ['7'], { mine: true }],
     ];
-    const seven = await db()
-      .selectFrom('tickets')
-      .select(['id', 'area_id'])
-      .where('id', '=', 7)
-      .executeTakeFirstOrThrow();
-    for (const [token, url, words, options, filters] of cases) {
-      const numbered =
-        words.join() === '7' && (options.area === undefined || options.area === seven.area_id) ? [7] : [];
-      const expected = [...(await matching(words, options, 'desc')), ...numbered].sort((a, b) => b - a);
-      const label = `${words.join(' ')} ${JSON.stringify(filters ?? {})}`;
+    // Both orders: #7 is the last of its pages newest first, and the first oldest first (every
+    // next page then starts one id of the bitmaps earlier).
+    for (const [[token, url, words, options, filters], dir] of cases.flatMap((c) =>
+      (['desc', 'asc'] as const).map((dir) => [c, dir] as const),
+    )) {
+      const numbered = words.join() === '7' && (await matching([], options, dir)).includes(7) ? [7] : [];
+      const expected = [...(await matching(words, options, dir)), ...numbered].sort((a, b) =>
+        dir === 'desc' ? b - a : a - b,
+      );
+      const label = `${words.join(' ')} ${JSON.stringify(filters ?? {})} ${dir}`;
       expect(expected.length, label).toBeGreaterThan(10);
       const pages: number[] = [];
       for (let page = 1; page <= Math.ceil(expected.length / 10); page++) {
-        const res = await t.call(token, 'POST', url, { page, per_page: 10, search: words.join(' '), filters });
+        const res = await t.call(token, 'POST', url, {
+          page,
+          per_page: 10,
+          search: words.join(' '),
+          filters,
+          sort: { by: 'id', dir },
+        });
         expect(res.statusCode, res.body).toBe(200);
         const body = res.json() as { data: { id: number }[]; meta: { total: number; total_is_lower_bound?: boolean } };
         expect(body.meta.total, label).toBe(expected.length);

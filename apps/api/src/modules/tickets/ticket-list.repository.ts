@@ -85,8 +85,12 @@ const isAtRiskStates = (states: readonly string[]) => states.join() === 'at_risk
 /** PostgreSQL: how many of a list's tickets one block of 65,536 ids holds (`ticket_attr_blocks`). */
 type BlockCount = { block: number; n: number };
 
-/** PostgreSQL: a total counted from the bitmaps, with the lexeme groups it ANDed and its count per block. */
-type BitmapTotal = { groups: string[][]; blocks: BlockCount[] };
+/**
+ * PostgreSQL: a total counted from the bitmaps, with the lexeme groups it ANDed and its count per
+ * block; `numbered`, the ticket a search of its number finds without it holding the word (it is
+ * in the total, not in the bitmaps).
+ */
+type BitmapTotal = { groups: string[][]; blocks: BlockCount[]; numbered?: number | null };
 
 /** How a search tells a logistics reference (modules/references): the references it is, and whether a ticket carries one. */
 export interface TicketReferenceLookup {
@@ -96,9 +100,14 @@ export interface TicketReferenceLookup {
 
 /**
  * PostgreSQL, a list counted from the counters, sorted by id: the most ids its page's walk of
- * the newest tickets reads, about what reading the page from the bitmaps costs instead.
+ * the newest tickets reads, about what reading the page from the bitmaps costs instead. The walk
+ * reads at most COUNTED_WALK_SPREAD times the ids an even spread of the list's tickets puts
+ * before the end of the page (in a power of two of at least COUNTED_WALK_LEAST, one plan each):
+ * where the newest tickets are not the list's (others wrote them), it gives up early.
  */
-const COUNTED_WALK_ROWS = 5_000;
+const COUNTED_WALK_ROWS = 4_096;
+const COUNTED_WALK_SPREAD = 4;
+const COUNTED_WALK_LEAST = 256;
 
 /**
  * The columns the conditions of a list counted from the counters read (countedSets): PostgreSQL's
@@ -503,11 +512,19 @@ export function createTicketListRepository(
    * id & 7). However sparse the matches, no ticket row is read that is not on the page.
    */
   async function idsByBitmaps(
-    { groups, blocks }: BitmapTotal,
+    { groups, blocks, numbered = null }: BitmapTotal,
     dir: 'asc' | 'desc',
     limit: number,
     offset: number,
   ): Promise<number[]> {
+    if (numbered !== null) {
+      // The numbered ticket goes in its place among the bitmaps' ids: with the id before the
+      // page's, that id tells whether it lies before the page (which then starts one id earlier).
+      const before = offset > 0 ? 1 : 0;
+      const held = await idsByBitmaps({ groups, blocks }, dir, limit + before, offset - before);
+      if (before === 1 && (held.length === 0 || inOrder(dir)(numbered, held[0]!) < 0)) return held.slice(0, limit);
+      return [...held.slice(before), numbered].sort(inOrder(dir)).slice(0, limit);
+    }
     let skip = offset;
     const read: number[] = [];
     let held = 0;
@@ -562,10 +579,10 @@ export function createTicketListRepository(
   async function bitmapGroups(
     search: ResolvedSearch,
     conditions: Condition[],
-  ): Promise<{ groups: string[][]; isExact: boolean; numbered: number } | null> {
+  ): Promise<{ groups: string[][]; isExact: boolean; numbered: number | null } | null> {
     if (conditions.some((c) => c.tokens === null)) return null;
     const attrs = conditions.map((c) => c.tokens!.map((token) => `${PG_ATTR_MARK}${token}`));
-    if (search.kind === 'none') return { groups: attrs, isExact: true, numbered: 0 };
+    if (search.kind === 'none') return { groups: attrs, isExact: true, numbered: null };
     if (search.kind !== 'words' || !search.terms) return null;
     const words = await Promise.all(
       search.terms.map(async ({ word, terms }) => {
@@ -584,7 +601,8 @@ export function createTicketListRepository(
     );
     if (words.some((w) => w.common.length === 0)) return null;
     const isExact = words.every((w) => w.isAll);
-    const numbered = isExact && search.id !== null && (await isNumberedOnly(search, search.id, conditions)) ? 1 : 0;
+    const numbered =
+      isExact && search.id !== null && (await isNumberedOnly(search, search.id, conditions)) ? search.id : null;
     return { groups: [...words.map((w) => w.common), ...attrs], isExact, numbered };
   }
 
@@ -742,11 +760,10 @@ export function createTicketListRepository(
     if (counted?.groups.length) {
       const { groups, isExact, numbered } = counted;
       const blocks = await countByBitmaps(groups);
-      const n = blocks.reduce((sum, b) => sum + b.n, numbered);
+      const n = blocks.reduce((sum, b) => sum + b.n, numbered === null ? 0 : 1);
       const isOverCap = n > TICKET_COUNT_CAP;
       if (isExact || isOverCap) {
-        // The numbered ticket is not in the bitmaps: its list's pages are read through the text index.
-        const bitmaps = isExact && numbered === 0 ? { groups, blocks } : undefined;
+        const bitmaps = isExact ? { groups, blocks, numbered } : undefined;
         return { total: Math.min(n, TICKET_COUNT_CAP), isLowerBound: isOverCap, matches: n, bitmaps };
       }
     }
@@ -819,10 +836,10 @@ export function createTicketListRepository(
    * `total` tickets. The walk of the ids (`tickets_walk_idx`, which holds the columns the
    * conditions read) passes over about `lastId / total` tickets for each of the list's, and
    * every ticket of others between two of its own: where others wrote the newest tickets, all
-   * of those. So the walk stops after COUNTED_WALK_ROWS, what the bitmaps of the list's tokens
-   * cost (which hold exactly its tickets): a page it does not fill comes from them, at most
-   * twice what either alone costs; one an even spread would not fill in that walk comes from
-   * them at once. From the bitmaps, the first block of ids in the page's order is read first,
+   * of those. So the walk stops after a few times what an even spread needs, at most
+   * COUNTED_WALK_ROWS, what the bitmaps of the list's tokens cost (which hold exactly its
+   * tickets): a page it does not fill comes from them, at most twice what either alone costs;
+   * one an even spread would not fill in that walk comes from them at once. From the bitmaps, the first block of ids in the page's order is read first,
    * and when it does not hold the page the blocks are counted to find those that do
    * (idsByBitmaps).
    */
@@ -839,11 +856,12 @@ export function createTicketListRepository(
     const conditions = conditionsOf(selection);
     const expected = Math.ceil(((offset + limit) * (await highestId())) / total);
     if (expected <= COUNTED_WALK_ROWS) {
+      const bound = Math.max(COUNTED_WALK_LEAST, 2 ** Math.ceil(Math.log2(expected * COUNTED_WALK_SPREAD)));
       const walked = db
         .selectFrom('tickets')
         .select(COUNTED_COLUMNS)
         .orderBy('id', dir)
-        .limit(sql.lit(COUNTED_WALK_ROWS))
+        .limit(sql.lit(Math.min(bound, COUNTED_WALK_ROWS)))
         .as('t');
       // The walk's plan is the index's whatever the values: prepared (the bound a literal,
       // so the one plan kept knows how far the walk goes).
