@@ -99,13 +99,14 @@ export interface TicketReferenceLookup {
 }
 
 /**
- * PostgreSQL, a list counted from the counters, sorted by id: the most ids its page's walk of
- * the newest tickets reads, about what reading the page from the bitmaps costs instead. The walk
- * reads at most COUNTED_WALK_SPREAD times the ids an even spread of the list's tickets puts
- * before the end of the page (in a power of two of at least COUNTED_WALK_LEAST, one plan each):
- * where the newest tickets are not the list's (others wrote them), it gives up early.
+ * PostgreSQL, a list counted from the counters, sorted by id: its page's walk of the newest
+ * tickets reads COUNTED_WALK_SPREAD times the ids an even spread of the list's tickets puts
+ * before the end of the page (a power of two, at least COUNTED_WALK_LEAST: one plan each), and
+ * is tried only when that is at most COUNTED_WALK_ROWS, about what reading the page from the
+ * bitmaps costs instead. Where the newest tickets are not the list's (others wrote them, or they
+ * are open and the list is closed), it gives up early.
  */
-const COUNTED_WALK_ROWS = 4_096;
+const COUNTED_WALK_ROWS = 1_024;
 const COUNTED_WALK_SPREAD = 4;
 const COUNTED_WALK_LEAST = 256;
 
@@ -836,12 +837,12 @@ export function createTicketListRepository(
    * `total` tickets. The walk of the ids (`tickets_walk_idx`, which holds the columns the
    * conditions read) passes over about `lastId / total` tickets for each of the list's, and
    * every ticket of others between two of its own: where others wrote the newest tickets, all
-   * of those. So the walk stops after a few times what an even spread needs, at most
-   * COUNTED_WALK_ROWS, what the bitmaps of the list's tokens cost (which hold exactly its
-   * tickets): a page it does not fill comes from them, at most twice what either alone costs;
-   * one an even spread would not fill in that walk comes from them at once. From the bitmaps, the first block of ids in the page's order is read first,
-   * and when it does not hold the page the blocks are counted to find those that do
-   * (idsByBitmaps).
+   * of those. So the walk is bounded (COUNTED_WALK_ROWS), about what the bitmaps of the list's
+   * tokens cost (which hold exactly its tickets): a page it does not fill comes from them, at
+   * most twice what either alone costs; a list too sparse for an even spread to fill the page
+   * within the bound comes from them at once. From the bitmaps, the first block of ids in the
+   * page's order is read first, and when it does not hold the page the blocks are counted to
+   * find those that do (idsByBitmaps).
    */
   async function countedPage(
     selection: TicketSelection,
@@ -855,14 +856,9 @@ export function createTicketListRepository(
     const { dir } = sortOf(selection);
     const conditions = conditionsOf(selection);
     const expected = Math.ceil(((offset + limit) * (await highestId())) / total);
-    if (expected <= COUNTED_WALK_ROWS) {
-      const bound = Math.max(COUNTED_WALK_LEAST, 2 ** Math.ceil(Math.log2(expected * COUNTED_WALK_SPREAD)));
-      const walked = db
-        .selectFrom('tickets')
-        .select(COUNTED_COLUMNS)
-        .orderBy('id', dir)
-        .limit(sql.lit(Math.min(bound, COUNTED_WALK_ROWS)))
-        .as('t');
+    const bound = 2 ** Math.ceil(Math.log2(Math.max(COUNTED_WALK_LEAST, expected * COUNTED_WALK_SPREAD)));
+    if (bound <= COUNTED_WALK_ROWS) {
+      const walked = db.selectFrom('tickets').select(COUNTED_COLUMNS).orderBy('id', dir).limit(sql.lit(bound)).as('t');
       // The walk's plan is the index's whatever the values: prepared (the bound a literal,
       // so the one plan kept knows how far the walk goes).
       const rows = await rowsIn(
