@@ -571,9 +571,9 @@ export function createTicketListRepository(
    * met by one of its lexemes: every condition's tokens, and for each searched word the words it
    * starts that have bitmaps (`ticket_bitmap_words`, the common words), or its prefix lexeme when
    * it starts too many words to list. `isExact` when those are all the words it starts (or the
-   * prefix lexeme has bitmaps): the bitmaps then count the matches, and `numbered` more when
-   * the search is a lone number whose ticket meets the list's conditions without holding the
-   * word (it finds that ticket too). Otherwise (a prefix of more than three characters that
+   * prefix lexeme has bitmaps): the bitmaps then count the matches, but one: `numbered`, the
+   * ticket of a lone number searched, when it meets the list's conditions without holding the
+   * word (the search finds that ticket too). Otherwise (a prefix of more than three characters that
    * starts too many words to list, a word few tickets hold) they count some of them: a lower
    * bound. Null when some part has none: a date range, a word no common word starts.
    */
