@@ -255,7 +255,7 @@ export function createServices(config: Config, database: Database, log: MailLog 
     tickets,
   });
   const kanban = createKanbanService({
-    kanban: createKanbanRepository(database),
+    kanban: createKanbanRepository(database, bus),
     tickets: ticketsRepository,
     permissions,
   });
