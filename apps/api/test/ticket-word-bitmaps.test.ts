@@ -76,6 +76,34 @@ describe('common words bitmaps on postgres', { timeout: 120_000 }, () => {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * The ids of every page of a list searched for the words, sorted by id, up to the first page
+   * past the `count` tickets it should hold (empty); each page tells that exact total.
+   */
+  async function pagedIds(
+    [token, url, words, filters]: [string, string, string[], Record<string, number[]> | undefined],
+    dir: 'asc' | 'desc',
+    perPage: number,
+    count: number,
+  ) {
+    const ids: number[] = [];
+    for (let page = 1; page <= Math.ceil(count / perPage) + 1; page++) {
+      const res = await t.call(token, 'POST', url, {
+        page,
+        per_page: perPage,
+        search: words.join(' '),
+        filters,
+        sort: { by: 'id', dir },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json() as { data: { id: number }[]; meta: { total: number; total_is_lower_bound?: boolean } };
+      expect(body.meta.total).toBe(count);
+      expect(body.meta.total_is_lower_bound).toBeUndefined();
+      ids.push(...body.data.map((r) => r.id));
+    }
+    return ids;
+  }
+
   /** How many tickets `matching` finds. */
   const counted = async (words: string[], options: { mine?: boolean; area?: number } = {}) =>
     (await matching(words, options, 'asc')).length;
@@ -140,23 +168,11 @@ describe('common words bitmaps on postgres', { timeout: 120_000 }, () => {
       [admin, '/api/general-tickets', [], { area: 2 }, { area_id: [2] }],
     ];
     for (const [token, url, words, options, filters] of cases) {
-      for (const dir of ['desc', 'asc']) {
+      for (const dir of ['desc', 'asc'] as const) {
         const label = `${words.join(' ')} ${JSON.stringify(filters ?? {})} ${dir}`;
         const expected = await matching(words, options, dir);
         expect(expected.length, label).toBeGreaterThan(5);
-        const pages: number[] = [];
-        for (let page = 1; page <= Math.ceil(expected.length / 7) + 1; page++) {
-          const res = await t.call(token, 'POST', url, {
-            page,
-            per_page: 7,
-            search: words.join(' '),
-            filters,
-            sort: { by: 'id', dir },
-          });
-          expect(res.statusCode, res.body).toBe(200);
-          pages.push(...(res.json() as { data: { id: number }[] }).data.map((r) => r.id));
-        }
-        expect(pages, label).toEqual(expected);
+        expect(await pagedIds([token, url, words, filters], dir, 7, expected.length), label).toEqual(expected);
       }
     }
     // The page is read from the bitmaps: without those of `jade`, no ticket holds it with `ambar`.
@@ -243,22 +259,7 @@ describe('common words bitmaps on postgres', { timeout: 120_000 }, () => {
       );
       const label = `${words.join(' ')} ${JSON.stringify(filters ?? {})} ${dir}`;
       expect(expected.length, label).toBeGreaterThan(10);
-      const pages: number[] = [];
-      for (let page = 1; page <= Math.ceil(expected.length / 10); page++) {
-        const res = await t.call(token, 'POST', url, {
-          page,
-          per_page: 10,
-          search: words.join(' '),
-          filters,
-          sort: { by: 'id', dir },
-        });
-        expect(res.statusCode, res.body).toBe(200);
-        const body = res.json() as { data: { id: number }[]; meta: { total: number; total_is_lower_bound?: boolean } };
-        expect(body.meta.total, label).toBe(expected.length);
-        expect(body.meta.total_is_lower_bound, label).toBeUndefined();
-        pages.push(...body.data.map((r) => r.id));
-      }
-      expect(pages, label).toEqual(expected);
+      expect(await pagedIds([token, url, words, filters], dir, 10, expected.length), label).toEqual(expected);
     }
     // Counted from the prefix lexeme's bitmaps: without them, no ticket holds it.
     await sql`update ticket_attr_blocks set token = '^kx (aparte)' where token = '^kx'`.execute(db());
