@@ -573,9 +573,9 @@ export function createTicketListRepository(
    * it starts too many words to list. `isExact` when those are all the words it starts (or the
    * prefix lexeme has bitmaps): the bitmaps then count the matches, but one: `numbered`, the
    * ticket of a lone number searched, when it meets the list's conditions without holding the
-   * word (the search finds that ticket too). Otherwise (a prefix of more than three characters that
-   * starts too many words to list, a word few tickets hold) they count some of them: a lower
-   * bound. Null when some part has none: a date range, a word no common word starts.
+   * word (the search finds that ticket too). Otherwise (a prefix of more than three characters
+   * that starts too many words to list, a word few tickets hold) they count some of them: a
+   * lower bound. Null when some part has none: a date range, a word no common word starts.
    */
   async function bitmapGroups(
     search: ResolvedSearch,
